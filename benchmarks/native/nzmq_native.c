@@ -1,0 +1,627 @@
+/*
+ * nzmq_native.c - NetZeroMQ's native libzmq throughput reference.
+ *
+ * Plain C against the system libzmq, used by the .NET benchmark tool as the
+ * denominator of "NetZeroMQ throughput / native libzmq throughput". The .NET
+ * side mirrors this method exactly (see README.md in this folder):
+ *   - one process, one zmq context, two threads (receiver + sender), each
+ *     creating, using and closing its own socket;
+ *   - the receiver binds and publishes ZMQ_LAST_ENDPOINT, the sender connects;
+ *   - every socket: ZMQ_LINGER=0, ZMQ_SNDTIMEO=ZMQ_RCVTIMEO=--timeout-ms;
+ *   - warm-up: the sender sends zero-length messages (about one per ms) until
+ *     the receiver has received one; timed messages are never empty;
+ *   - clock: from the sender's first timed send to the receiver's last timed
+ *     receive (CLOCK_MONOTONIC, same process);
+ *   - the receiver checks count * size payload bytes arrived; the sender keeps
+ *     its socket open until the receiver is done (LINGER=0 would drop queued
+ *     messages on close).
+ * Exit codes: 0 ok, 1 usage, 2 libzmq/system setup error, 3 run failed.
+ */
+#define _GNU_SOURCE
+#include <zmq.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum pattern { PUSHPULL, PUBSUB, ROUTERROUTER, PAIR, DEALERROUTER };
+enum transport { INPROC, IPC, TCP };
+enum mode { BLOCKING, NONBLOCKING, POLLER };
+enum api { API_MSG, API_BUF, API_ZC };
+
+static const char *const pattern_names[] = {"pushpull", "pubsub", "routerrouter",
+                                            "pair", "dealerrouter"};
+static const char *const transport_names[] = {"inproc", "ipc", "tcp"};
+static const char *const mode_names[] = {"blocking", "nonblocking", "poller"};
+static const char *const api_names[] = {"msg", "buf", "zc"};
+
+#define COUNT_OF(a) ((int) (sizeof (a) / sizeof (a)[0]))
+#define EXIT_USAGE 1
+#define EXIT_SETUP 2
+#define EXIT_RUN 3
+
+/* One-byte routing ids of the ROUTER patterns (sender "S", receiver "R"). */
+static const char SENDER_ID[1] = {'S'};
+static const char RECEIVER_ID[1] = {'R'};
+
+struct options {
+    enum pattern pattern;
+    enum transport transport;
+    enum mode mode;
+    enum api api;
+    size_t size;
+    long long count;
+    int hwm, timeout_ms; /* hwm -1: keep libzmq's default */
+};
+
+struct run {
+    const struct options *opt;
+    void *ctx;
+    char bind_addr[128]; /* what the receiver binds to */
+    char endpoint[256];  /* ZMQ_LAST_ENDPOINT, what the sender connects to */
+    pthread_barrier_t bound; /* receiver has bound; sender may connect */
+    pthread_barrier_t done;  /* receiver finished; sender may close */
+    atomic_int warm;         /* receiver has seen a warm-up message */
+    atomic_int failed;       /* first failure wins and fills `failure` */
+    char failure[256];
+    uint64_t t_first_send, t_last_recv, t_send_end; /* ns */
+    long long received;
+    unsigned long long bytes;
+};
+
+/* ipc: a private mkdtemp directory holds the socket file, so the path is
+ * unique (libzmq unlinks an existing file on bind, so a merely "probably
+ * unique" name could steal another run's socket). Removed on every exit. */
+static char ipc_dir[64];
+static char ipc_file[96];
+
+static void cleanup_ipc (void)
+{
+    if (ipc_file[0] && unlink (ipc_file) != 0 && errno != ENOENT)
+        fprintf (stderr, "nzmq_native: unlink %s: %s\n", ipc_file,
+                 strerror (errno));
+    if (ipc_dir[0] && rmdir (ipc_dir) != 0 && errno != ENOENT)
+        fprintf (stderr, "nzmq_native: rmdir %s: %s\n", ipc_dir,
+                 strerror (errno));
+    ipc_file[0] = ipc_dir[0] = '\0';
+}
+
+/* A setup step failed (socket, option, bind, thread, memory): nothing was
+ * measured yet and the other thread may wait in a barrier, so leave at once. */
+static void setup_error (const char *what, const char *why)
+{
+    fprintf (stderr, "nzmq_native: %s: %s\n", what, why);
+    cleanup_ipc ();
+    _exit (EXIT_SETUP);
+}
+
+static void setup_failed (const char *what) /* a libzmq call failed */
+{
+    setup_error (what, zmq_strerror (zmq_errno ()));
+}
+
+/* The run itself failed; record the first reason and let both threads wind
+ * down normally (main turns it into exit code 3). */
+static void run_failed (struct run *r, const char *what, int err)
+{
+    int expected = 0;
+    if (!atomic_compare_exchange_strong (&r->failed, &expected, 1))
+        return;
+    snprintf (r->failure, sizeof r->failure, "%s%s%s", what, err ? ": " : "",
+              err ? zmq_strerror (err) : "");
+}
+
+static uint64_t now_ns (void)
+{
+    struct timespec ts;
+    clock_gettime (CLOCK_MONOTONIC, &ts);
+    return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+static void sleep_us (long us)
+{
+    struct timespec ts = {0, us * 1000};
+    while (nanosleep (&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+static void barrier_wait (pthread_barrier_t *b)
+{
+    int rc = pthread_barrier_wait (b);
+    if (rc != 0 && rc != PTHREAD_BARRIER_SERIAL_THREAD)
+        setup_error ("pthread_barrier_wait", strerror (rc));
+}
+
+static void set_int_opt (void *s, int name, int value, const char *what)
+{
+    if (zmq_setsockopt (s, name, &value, sizeof value) != 0)
+        setup_failed (what);
+}
+
+/* Create and configure one side's socket (not yet bound or connected). */
+static void *open_socket (const struct run *r, int sender)
+{
+    static const int types[][2] = {
+      /* sender,    receiver */
+      [PUSHPULL] = {ZMQ_PUSH, ZMQ_PULL},
+      [PUBSUB] = {ZMQ_PUB, ZMQ_SUB},
+      [ROUTERROUTER] = {ZMQ_ROUTER, ZMQ_ROUTER},
+      [PAIR] = {ZMQ_PAIR, ZMQ_PAIR},
+      [DEALERROUTER] = {ZMQ_DEALER, ZMQ_ROUTER},
+    };
+    const struct options *o = r->opt;
+    void *s = zmq_socket (r->ctx, types[o->pattern][sender ? 0 : 1]);
+    if (!s)
+        setup_failed ("zmq_socket");
+    set_int_opt (s, ZMQ_LINGER, 0, "ZMQ_LINGER");
+    /* Timeouts on both directions, so a stalled run ends instead of hanging.
+     * (nonblocking/poller receives enforce the same limit themselves.) */
+    set_int_opt (s, ZMQ_SNDTIMEO, o->timeout_ms, "ZMQ_SNDTIMEO");
+    set_int_opt (s, ZMQ_RCVTIMEO, o->timeout_ms, "ZMQ_RCVTIMEO");
+    if (o->hwm >= 0)
+        set_int_opt (s, sender ? ZMQ_SNDHWM : ZMQ_RCVHWM, o->hwm,
+                     sender ? "ZMQ_SNDHWM" : "ZMQ_RCVHWM");
+
+    switch (o->pattern) {
+        case PUBSUB:
+            if (sender) /* block at the HWM like PUSH instead of dropping */
+                set_int_opt (s, ZMQ_XPUB_NODROP, 1, "ZMQ_XPUB_NODROP");
+            else if (zmq_setsockopt (s, ZMQ_SUBSCRIBE, "", 0) != 0)
+                setup_failed ("ZMQ_SUBSCRIBE");
+            break;
+        case ROUTERROUTER:
+            if (zmq_setsockopt (s, ZMQ_ROUTING_ID, sender ? SENDER_ID : RECEIVER_ID, 1))
+                setup_failed ("ZMQ_ROUTING_ID");
+            /* fail (EHOSTUNREACH) instead of silently dropping unroutable
+             * messages; at the HWM a mandatory ROUTER blocks */
+            if (sender)
+                set_int_opt (s, ZMQ_ROUTER_MANDATORY, 1, "ZMQ_ROUTER_MANDATORY");
+            break;
+        case DEALERROUTER:
+            /* fixed 1-byte id, so the receiver's id frame is predictable */
+            if (sender && zmq_setsockopt (s, ZMQ_ROUTING_ID, SENDER_ID, 1) != 0)
+                setup_failed ("ZMQ_ROUTING_ID");
+            break;
+        default: break;
+    }
+    return s;
+}
+
+static void close_socket (void *s)
+{
+    if (zmq_close (s) != 0)
+        setup_failed ("zmq_close");
+}
+
+/* ---- Sender ------------------------------------------------------------ */
+
+/* Send one frame with the selected API; blocking (bounded by ZMQ_SNDTIMEO).
+ * Returns 0, or -1 with zmq_errno() set. */
+static inline int send_frame (void *s, enum api api, const void *data,
+                              size_t len, int flags)
+{
+    for (;;) {
+        int rc;
+        if (api == API_BUF) {
+            rc = zmq_send (s, data, len, flags);
+        } else {
+            zmq_msg_t m;
+            if (api == API_MSG) {
+                /* what a binding does with a byte array it does not own */
+                if (zmq_msg_init_size (&m, len) != 0)
+                    return -1;
+                memcpy (zmq_msg_data (&m), data, len);
+            } else if (zmq_msg_init_data (&m, (void *) data, len, NULL, NULL)
+                       != 0) {
+                /* zc: constant buffer, no free function: no alloc, no copy */
+                return -1;
+            }
+            rc = zmq_msg_send (&m, s, flags);
+            if (rc < 0) { /* message not consumed: release it, keep errno */
+                int err = zmq_errno ();
+                if (zmq_msg_close (&m) != 0)
+                    return -1;
+                errno = err;
+            }
+        }
+        if (rc >= 0)
+            return 0;
+        if (zmq_errno () != EINTR)
+            return -1;
+    }
+}
+
+/* Send zero-length messages, about one per millisecond, until the receiver
+ * has got one: the connection (and for pubsub the subscription) is then up.
+ * Returns 0 when warm, -1 on failure (recorded). */
+static int warm_up (struct run *r, void *s, int routed)
+{
+    const uint64_t deadline = now_ns () + (uint64_t) r->opt->timeout_ms * 1000000u;
+    while (!atomic_load (&r->warm)) {
+        if (atomic_load (&r->failed))
+            return -1;
+        if (now_ns () > deadline) {
+            run_failed (r, "warm-up: receiver got nothing within --timeout-ms", 0);
+            return -1;
+        }
+        if (routed && send_frame (s, API_BUF, RECEIVER_ID, 1, ZMQ_SNDMORE) != 0) {
+            /* ROUTER_MANDATORY: peer "R" not known until its handshake is
+             * done; nothing was queued, so just try again */
+            if (zmq_errno () == EHOSTUNREACH) {
+                sleep_us (100);
+                continue;
+            }
+            run_failed (r, "warm-up send (routing id)", zmq_errno ());
+            return -1;
+        }
+        if (send_frame (s, API_BUF, "", 0, 0) != 0) {
+            run_failed (r, "warm-up send", zmq_errno ());
+            return -1;
+        }
+        for (int i = 0; i < 20 && !atomic_load (&r->warm); i++)
+            sleep_us (50);
+    }
+    return 0;
+}
+
+static void *sender_main (void *arg)
+{
+    struct run *r = arg;
+    const struct options *o = r->opt;
+    const int routed = o->pattern == ROUTERROUTER;
+
+    void *s = open_socket (r, 1);
+    barrier_wait (&r->bound);
+    if (zmq_connect (s, r->endpoint) != 0)
+        setup_failed ("zmq_connect");
+
+    char *payload = malloc (o->size);
+    if (!payload)
+        setup_error ("malloc", strerror (ENOMEM));
+    memset (payload, 0x5a, o->size);
+
+    /* hot-loop values in locals: libzmq calls are opaque to the compiler,
+     * so fields behind `o` would be reloaded on every message */
+    const enum api api = o->api;
+    const size_t size = o->size;
+    const long long count = o->count;
+    if (warm_up (r, s, routed) == 0) {
+        r->t_first_send = now_ns ();
+        for (long long i = 0; i < count; i++) {
+            if (routed && send_frame (s, api, RECEIVER_ID, 1, ZMQ_SNDMORE) != 0) {
+                run_failed (r, "send (routing id)", zmq_errno ());
+                break;
+            }
+            if (send_frame (s, api, payload, size, 0) != 0) {
+                run_failed (r, "send", zmq_errno ());
+                break;
+            }
+        }
+        r->t_send_end = now_ns ();
+    }
+    /* zc sends point into `payload`, and LINGER=0 would drop what is still
+     * queued: keep both until the receiver is done. */
+    barrier_wait (&r->done);
+    close_socket (s);
+    free (payload);
+    return NULL;
+}
+
+/* ---- Receiver ---------------------------------------------------------- */
+
+/* Everything the per-frame receive path reads, copied out of the options so
+ * it costs one load from this struct (not a pointer chain) per frame. */
+struct receiver {
+    struct run *r;
+    void *sock;
+    enum mode mode;
+    enum api api;
+    int timeout_ms;
+    zmq_msg_t msg; /* msg/zc: reused for every frame, payload never copied */
+    char *buf;     /* buf: frames are copied in here */
+};
+
+/* One receive attempt with the selected API; flags 0 or ZMQ_DONTWAIT. */
+static inline int recv_once (struct receiver *x, size_t cap, int flags)
+{
+    return x->api == API_BUF ? zmq_recv (x->sock, x->buf, cap, flags)
+                             : zmq_msg_recv (&x->msg, x->sock, flags);
+}
+
+/* Slow path of recv_frame, out of line so the fast path stays small enough
+ * to inline: the first attempt returned `rc` (an error, or a truncated buf
+ * frame). Waits per --mode and retries. Returns the frame size, or -1 after
+ * recording the failure; --timeout-ms without a frame fails in every mode. */
+static __attribute__ ((noinline)) int recv_wait (struct receiver *x,
+                                                 size_t cap, int rc)
+{
+    const int flags = x->mode == BLOCKING ? 0 : ZMQ_DONTWAIT;
+    unsigned spins = 0;
+    uint64_t idle_since = 0;
+    for (;; rc = recv_once (x, cap, flags)) {
+        if (rc >= 0) {
+            if (x->api == API_BUF && (size_t) rc > cap) {
+                run_failed (x->r, "recv: message truncated (larger than buffer)", 0);
+                return -1;
+            }
+            return rc;
+        }
+        const int err = zmq_errno ();
+        if (err == EINTR)
+            continue;
+        if (err != EAGAIN) {
+            run_failed (x->r, "recv", err);
+            return -1;
+        }
+        if (x->mode == BLOCKING) /* ZMQ_RCVTIMEO expired */
+            goto timed_out;
+        /* Non-blocking modes: look at the clock only every 1024 empty
+         * attempts, so waiting stays a tight receive/yield loop. */
+        if ((++spins & 1023) == 0) {
+            const uint64_t t = now_ns ();
+            if (!idle_since)
+                idle_since = t;
+            else if (t - idle_since > (uint64_t) x->timeout_ms * 1000000u)
+                goto timed_out;
+        }
+        if (x->mode == NONBLOCKING) {
+            /* not a pure spin: on 2 cores that would starve libzmq's I/O
+             * thread; sched_yield gives the CPU away if anyone wants it */
+            sched_yield ();
+        } else {
+            /* poller: drained to EAGAIN, now wait on this one socket */
+            zmq_pollitem_t item = {x->sock, 0, ZMQ_POLLIN, 0};
+            const int n = zmq_poll (&item, 1, x->timeout_ms);
+            if (n == 0)
+                goto timed_out;
+            if (n < 0 && zmq_errno () != EINTR) {
+                run_failed (x->r, "zmq_poll", zmq_errno ());
+                return -1;
+            }
+        }
+    }
+timed_out:
+    run_failed (x->r, "recv: nothing received for --timeout-ms", 0);
+    return -1;
+}
+
+/* Receive one frame according to --mode / --api (see recv_wait). */
+static inline int recv_frame (struct receiver *x, size_t cap)
+{
+    const int rc = recv_once (x, cap, x->mode == BLOCKING ? 0 : ZMQ_DONTWAIT);
+    if (rc >= 0 && (x->api != API_BUF || (size_t) rc <= cap))
+        return rc;
+    return recv_wait (x, cap, rc);
+}
+
+static void *receiver_main (void *arg)
+{
+    struct run *r = arg;
+    const struct options *o = r->opt;
+    const int routed = o->pattern == ROUTERROUTER || o->pattern == DEALERROUTER;
+
+    void *s = open_socket (r, 0);
+    if (zmq_bind (s, r->bind_addr) != 0)
+        setup_failed ("zmq_bind");
+    size_t len = sizeof r->endpoint;
+    if (zmq_getsockopt (s, ZMQ_LAST_ENDPOINT, r->endpoint, &len) != 0)
+        setup_failed ("ZMQ_LAST_ENDPOINT");
+    barrier_wait (&r->bound);
+
+    struct receiver x = {.r = r, .sock = s, .mode = o->mode, .api = o->api,
+                         .timeout_ms = o->timeout_ms};
+    const size_t size = o->size;
+    const long long count = o->count;
+    if (zmq_msg_init (&x.msg) != 0)
+        setup_failed ("zmq_msg_init");
+    /* buf: large enough for a payload and for a routing-id frame */
+    x.buf = malloc (o->size < 256 ? 256 : o->size);
+    if (!x.buf)
+        setup_error ("malloc", strerror (ENOMEM));
+
+    long long n = 0;
+    unsigned long long bytes = 0;
+    while (n < count) {
+        /* ROUTER receives [sender id "S"][payload]; the id must be 1 byte */
+        int idlen;
+        if (routed && (idlen = recv_frame (&x, 256)) != 1) {
+            if (idlen >= 0)
+                run_failed (r, "recv: unexpected routing-id frame", 0);
+            break;
+        }
+        const int rc = recv_frame (&x, size);
+        if (rc < 0)
+            break;
+        if (rc == 0) { /* warm-up message: not counted */
+            atomic_store_explicit (&r->warm, 1, memory_order_release);
+            continue;
+        }
+        n++;
+        bytes += (unsigned) rc;
+    }
+    r->t_last_recv = now_ns ();
+    r->received = n;
+    r->bytes = bytes;
+
+    barrier_wait (&r->done);
+    if (zmq_msg_close (&x.msg) != 0)
+        setup_failed ("zmq_msg_close");
+    free (x.buf);
+    close_socket (s);
+    return NULL;
+}
+
+/* ---- Command line and main --------------------------------------------- */
+
+static void usage (FILE *f)
+{
+    fputs ("usage: nzmq_native\n"
+           "  [--pattern pushpull|pubsub|routerrouter|pair|dealerrouter]\n"
+           "  [--transport inproc|ipc|tcp] [--size N] [--count N] [--hwm N]\n"
+           "  [--mode blocking|nonblocking|poller] [--api msg|buf|zc]\n"
+           "  [--timeout-ms N]\n"
+           "defaults: pushpull tcp, 64 B x 100000, blocking, msg, libzmq's HWM,\n"
+           "          20000 ms\n",
+           f);
+}
+
+static int parse_name (const char *v, const char *const *names, int n,
+                       const char *opt)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp (v, names[i]) == 0)
+            return i;
+    fprintf (stderr, "nzmq_native: --%s: unknown value '%s'\n", opt, v);
+    exit (EXIT_USAGE);
+}
+
+static long long parse_num (const char *v, long long min, long long max,
+                            const char *opt)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll (v, &end, 10);
+    if (errno || end == v || *end || x < min || x > max) {
+        fprintf (stderr, "nzmq_native: --%s: '%s' is not a number in [%lld, %lld]\n",
+                 opt, v, min, max);
+        exit (EXIT_USAGE);
+    }
+    return x;
+}
+
+static void parse_args (int argc, char **argv, struct options *o)
+{
+#define ARG(name, c) {name, required_argument, NULL, c}
+    static const struct option longopts[] = {
+      ARG ("pattern", 'p'), ARG ("transport", 't'), ARG ("size", 's'),
+      ARG ("count", 'n'),   ARG ("mode", 'm'),      ARG ("api", 'a'),
+      ARG ("hwm", 'w'),     ARG ("timeout-ms", 'T'),
+      {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int c;
+    while ((c = getopt_long (argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+#define NAME(table, opt) parse_name (optarg, table, COUNT_OF (table), opt)
+            case 'p': o->pattern = NAME (pattern_names, "pattern"); break;
+            case 't': o->transport = NAME (transport_names, "transport"); break;
+            case 'm': o->mode = NAME (mode_names, "mode"); break;
+            case 'a': o->api = NAME (api_names, "api"); break;
+            /* size >= 1: zero-length messages are reserved for warm-up;
+             * <= 1 GiB keeps every frame size within zmq_recv's int result */
+            case 's': o->size = (size_t) parse_num (optarg, 1, 1 << 30, "size"); break;
+            case 'n': o->count = parse_num (optarg, 1, 1LL << 40, "count"); break;
+            case 'w': o->hwm = (int) parse_num (optarg, 0, INT_MAX, "hwm"); break;
+            case 'T':
+                o->timeout_ms = (int) parse_num (optarg, 1, INT_MAX / 2, "timeout-ms");
+                break;
+            case 'h': usage (stdout); exit (0);
+            default: usage (stderr); exit (EXIT_USAGE);
+        }
+    }
+    if (optind != argc) {
+        fprintf (stderr, "nzmq_native: unexpected argument '%s'\n", argv[optind]);
+        usage (stderr);
+        exit (EXIT_USAGE);
+    }
+}
+
+/* Address the receiver binds to; unique per run, no fixed ports. */
+static void make_bind_addr (struct run *r)
+{
+    switch (r->opt->transport) {
+        case INPROC:
+            snprintf (r->bind_addr, sizeof r->bind_addr, "inproc://nzmq-native-%ld",
+                      (long) getpid ());
+            break;
+        case IPC:
+            snprintf (ipc_dir, sizeof ipc_dir, "/tmp/nzmq-native-XXXXXX");
+            if (!mkdtemp (ipc_dir)) {
+                ipc_dir[0] = '\0';
+                setup_error ("mkdtemp", strerror (errno));
+            }
+            snprintf (ipc_file, sizeof ipc_file, "%s/s", ipc_dir);
+            snprintf (r->bind_addr, sizeof r->bind_addr, "ipc://%s", ipc_file);
+            break;
+        case TCP: /* the OS picks a free port; read back via LAST_ENDPOINT */
+            snprintf (r->bind_addr, sizeof r->bind_addr, "tcp://127.0.0.1:*");
+            break;
+    }
+}
+
+int main (int argc, char **argv)
+{
+    struct options o = {.pattern = PUSHPULL, .transport = TCP, .mode = BLOCKING,
+                        .api = API_MSG, .size = 64, .count = 100000,
+                        .hwm = -1, .timeout_ms = 20000};
+    parse_args (argc, argv, &o);
+
+    static struct run r; /* static: large, and zero-initialised */
+    r.opt = &o;
+    atomic_init (&r.warm, 0);
+    atomic_init (&r.failed, 0);
+    make_bind_addr (&r);
+
+    r.ctx = zmq_ctx_new ();
+    if (!r.ctx)
+        setup_failed ("zmq_ctx_new");
+    int rc;
+    if ((rc = pthread_barrier_init (&r.bound, NULL, 2)) != 0
+        || (rc = pthread_barrier_init (&r.done, NULL, 2)) != 0)
+        setup_error ("pthread_barrier_init", strerror (rc));
+
+    pthread_t receiver, sender;
+    if ((rc = pthread_create (&receiver, NULL, receiver_main, &r)) != 0
+        || (rc = pthread_create (&sender, NULL, sender_main, &r)) != 0)
+        setup_error ("pthread_create", strerror (rc));
+    if ((rc = pthread_join (sender, NULL)) != 0
+        || (rc = pthread_join (receiver, NULL)) != 0)
+        setup_error ("pthread_join", strerror (rc));
+    /* all sockets are closed with LINGER=0, so this returns promptly */
+    while (zmq_ctx_term (r.ctx) != 0)
+        if (zmq_errno () != EINTR)
+            setup_failed ("zmq_ctx_term");
+    pthread_barrier_destroy (&r.bound);
+    pthread_barrier_destroy (&r.done);
+    cleanup_ipc ();
+
+    const unsigned long long want = (unsigned long long) o.count * o.size;
+    if (!atomic_load (&r.failed) && r.bytes != want) {
+        snprintf (r.failure, sizeof r.failure,
+                  "payload byte count %llu, expected %llu", r.bytes, want);
+        atomic_store (&r.failed, 1);
+    }
+    if (atomic_load (&r.failed)) {
+        fprintf (stderr, "nzmq_native: run failed: %s (received %lld of %lld)\n",
+                 r.failure, r.received, o.count);
+        return EXIT_RUN;
+    }
+
+    const double secs = (double) (r.t_last_recv - r.t_first_send) / 1e9;
+    const double mps = (double) o.count / secs;
+    char hwm[16] = "default";
+    if (o.hwm >= 0)
+        snprintf (hwm, sizeof hwm, "%d", o.hwm);
+    cpu_set_t cpus;
+    const int ncpu =
+      sched_getaffinity (0, sizeof cpus, &cpus) == 0 ? CPU_COUNT (&cpus) : -1;
+    int major, minor, patch;
+    zmq_version (&major, &minor, &patch);
+
+    printf ("pattern=%s transport=%s size=%zu count=%lld mode=%s api=%s "
+            "hwm=%s seconds=%.6f msg_per_sec=%.0f mb_per_sec=%.1f "
+            "send_seconds=%.6f cpus=%d libzmq=%d.%d.%d\n",
+            pattern_names[o.pattern], transport_names[o.transport], o.size,
+            o.count, mode_names[o.mode], api_names[o.api], hwm, secs, mps,
+            mps * (double) o.size / 1e6,
+            (double) (r.t_send_end - r.t_first_send) / 1e9, ncpu, major, minor,
+            patch);
+    return fflush (stdout) == 0 ? 0 : EXIT_SETUP;
+}

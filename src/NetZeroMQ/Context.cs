@@ -1,0 +1,305 @@
+using System;
+using System.Collections.Generic;
+using System.Threading;
+
+namespace NetZeroMQ
+{
+    /// <summary>
+    /// A ZeroMQ context: the container of sockets and of libzmq's I/O threads. Thread-safe. Create one per process (or per
+    /// independent component) and dispose it last.
+    /// </summary>
+    /// <remarks>
+    /// <para><b>Shutdown rules.</b> <see cref="Dispose"/> never blocks forever by default: every socket created from this context
+    /// starts with <see cref="DefaultLinger"/> (1 second unless changed) instead of libzmq's infinite linger, so queued messages
+    /// get that long to leave and no longer. Disposing the context shuts it down (blocked calls on its sockets end with
+    /// <see cref="ZmqError.ContextTerminated"/>), disposes every socket of it that is still open, and waits until libzmq has
+    /// terminated, which takes at most the longest linger among its sockets. An infinite wait must be asked for explicitly,
+    /// with <c>DefaultLinger = Timeout.InfiniteTimeSpan</c> or a socket's own <see cref="Socket.Linger"/>.</para>
+    /// <para>If a socket is in the middle of a call on another thread when the context is disposed, that call ends with an
+    /// exception and the thread closes the socket as it leaves; termination then completes on that thread.</para>
+    /// <para>A context that is never disposed is terminated by its finalizer on a background thread, never on the finalizer
+    /// thread, and abandoned sockets are closed with linger 0.</para>
+    /// See <see href="http://api.zeromq.org/4-3:zmq-ctx-new">zmq_ctx_new</see>.
+    /// </remarks>
+    public sealed class Context : IDisposable
+    {
+        /// <summary>The linger every new socket starts with unless <see cref="DefaultLinger"/> is changed: one second.</summary>
+        public static readonly TimeSpan StandardLinger = TimeSpan.FromSeconds(1);
+
+        private readonly ContextHandle _handle;
+        private readonly HashSet<WeakReference<Socket>> _sockets = new HashSet<WeakReference<Socket>>();
+        private int _disposed;
+        private int _defaultLingerMs = (int)StandardLinger.TotalMilliseconds;
+
+        /// <summary>Creates a context with libzmq's defaults (one I/O thread, 1023 sockets at most).</summary>
+        /// <exception cref="DllNotFoundException">libzmq could not be loaded; the message lists every place tried.</exception>
+        public Context()
+        {
+            Libzmq.EnsureUsable();
+            nint context = Interop.Zmq.zmq_ctx_new();
+            if (context == 0)
+            {
+                ZmqThrow.LastError("zmq_ctx_new");
+            }
+
+            _handle = new ContextHandle(context);
+        }
+
+        /// <summary>Creates a context with the given number of I/O threads.</summary>
+        /// <param name="ioThreads">I/O threads, 0 or more (0 allows only inproc).</param>
+        public Context(int ioThreads)
+            : this()
+        {
+            IOThreads = ioThreads;
+        }
+
+        /// <summary>Creates a context with the given number of I/O threads and maximum number of sockets.</summary>
+        /// <param name="ioThreads">I/O threads, 0 or more (0 allows only inproc).</param>
+        /// <param name="maxSockets">Maximum number of sockets, 1 up to <see cref="SocketLimit"/>.</param>
+        public Context(int ioThreads, int maxSockets)
+            : this(ioThreads)
+        {
+            MaxSockets = maxSockets;
+        }
+
+        /// <summary>The version of the loaded libzmq (same as <see cref="Libzmq.Version"/>).</summary>
+        public static Version Version => Libzmq.Version;
+
+        /// <summary>Whether the loaded libzmq has a capability (same as <see cref="Libzmq.Has"/>).</summary>
+        /// <param name="capability">"ipc", "pgm", "tipc", "norm", "curve", "gssapi", "draft", "WS", "WSS".</param>
+        public static bool Has(string capability) => Libzmq.Has(capability);
+
+        /// <summary>
+        /// The linger that new sockets of this context start with (default <see cref="StandardLinger"/>, one second). Use
+        /// <see cref="TimeSpan.Zero"/> to drop queued messages at close, <see cref="Timeout.InfiniteTimeSpan"/> for libzmq's own
+        /// default (dispose then waits until every queued message is sent, possibly forever).
+        /// </summary>
+        public TimeSpan DefaultLinger
+        {
+            get => Milliseconds.ToTimeSpan(Volatile.Read(ref _defaultLingerMs));
+            set => Volatile.Write(ref _defaultLingerMs, Milliseconds.FromTimeSpan(value, nameof(value)));
+        }
+
+        /// <summary>Number of I/O threads. Set it before the first socket is created.</summary>
+        public int IOThreads
+        {
+            get => GetOption(ContextOption.IOThreads);
+            set => SetOption(ContextOption.IOThreads, ThrowIfNegative(value));
+        }
+
+        /// <summary>Maximum number of sockets.</summary>
+        public int MaxSockets
+        {
+            get => GetOption(ContextOption.MaxSockets);
+            set => SetOption(ContextOption.MaxSockets, ThrowIfNegative(value));
+        }
+
+        /// <summary>Largest value <see cref="MaxSockets"/> may take.</summary>
+        public int SocketLimit => GetOption(ContextOption.SocketLimit);
+
+        /// <summary>Largest message size accepted, in bytes.</summary>
+        public int MaxMessageSize
+        {
+            get => GetOption(ContextOption.MaxMessageSize);
+            set => SetOption(ContextOption.MaxMessageSize, ThrowIfNegative(value));
+        }
+
+        /// <summary>Whether new sockets use IPv6 by default.</summary>
+        public bool IPv6
+        {
+            get => GetOption(ContextOption.IPv6) != 0;
+            set => SetOption(ContextOption.IPv6, value ? 1 : 0);
+        }
+
+        /// <summary>Whether <see cref="Dispose"/> or <see cref="Shutdown"/> has been called.</summary>
+        public bool IsDisposed => Volatile.Read(ref _disposed) != 0;
+
+        internal ContextHandle Handle => _handle;
+
+        /// <summary>Reads a context option (<c>zmq_ctx_get</c>).</summary>
+        /// <param name="option">The option.</param>
+        /// <returns>The value.</returns>
+        /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
+        /// <exception cref="InvalidOperationException">The option is write-only.</exception>
+        /// <exception cref="ZmqException">libzmq rejected the option.</exception>
+        public int GetOption(ContextOption option)
+        {
+            if (option == ContextOption.ThreadAffinityCpuAdd || option == ContextOption.ThreadAffinityCpuRemove)
+            {
+                throw new InvalidOperationException("Context option " + option + " is write-only.");
+            }
+
+            nint context = AddRef(out bool added);
+            try
+            {
+                int value = Interop.Zmq.zmq_ctx_get(context, (int)option);
+
+                // -1 is libzmq's error return, but also a legitimate value of the thread options (the OS default).
+                if (value == -1 && !CanBeNegative(option))
+                {
+                    ZmqThrow.LastError("zmq_ctx_get", option: option.ToString());
+                }
+
+                return value;
+            }
+            finally
+            {
+                Release(added);
+            }
+        }
+
+        /// <summary>Sets a context option (<c>zmq_ctx_set</c>).</summary>
+        /// <param name="option">The option.</param>
+        /// <param name="value">The value.</param>
+        /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
+        /// <exception cref="ZmqException">libzmq rejected the option or value (<see cref="ZmqError.InvalidArgument"/>).</exception>
+        public void SetOption(ContextOption option, int value)
+        {
+            if (option == ContextOption.MessageStructSize)
+            {
+                throw new InvalidOperationException("Context option " + option + " is read-only.");
+            }
+
+            nint context = AddRef(out bool added);
+            try
+            {
+                if (Interop.Zmq.zmq_ctx_set(context, (int)option, value) != 0)
+                {
+                    ZmqThrow.LastError("zmq_ctx_set", option: option.ToString());
+                }
+            }
+            finally
+            {
+                Release(added);
+            }
+        }
+
+        /// <summary>
+        /// Shuts the context down without freeing it (<c>zmq_ctx_shutdown</c>): every blocked call on its sockets returns with
+        /// <see cref="ZmqError.ContextTerminated"/>, further operations fail the same way, and no new socket can be created.
+        /// Sockets still have to be disposed; <see cref="Dispose"/> does that for any left open.
+        /// </summary>
+        /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
+        public void Shutdown()
+        {
+            nint context = AddRef(out bool added);
+            try
+            {
+                Interop.Zmq.zmq_ctx_shutdown(context);
+            }
+            finally
+            {
+                Release(added);
+            }
+        }
+
+        /// <summary>
+        /// Shuts the context down, disposes its open sockets and terminates it (<c>zmq_ctx_term</c>), waiting at most the longest
+        /// linger of its sockets (see the shutdown rules in the remarks of <see cref="Context"/>). Safe to call more than once
+        /// and from any thread.
+        /// </summary>
+        public void Dispose()
+        {
+            if (Interlocked.Exchange(ref _disposed, 1) != 0)
+            {
+                return;
+            }
+
+            bool added = false;
+            _handle.DangerousAddRef(ref added);
+            try
+            {
+                Interop.Zmq.zmq_ctx_shutdown(_handle.DangerousGetHandle());
+            }
+            finally
+            {
+                _handle.DangerousRelease();
+            }
+
+            foreach (Socket socket in TakeOpenSockets())
+            {
+                socket.Dispose();
+            }
+
+            _handle.TerminateInline = true;
+            _handle.Dispose();
+        }
+
+        /// <summary>Creates a socket of this context; the same as <c>new Socket(context, type)</c>.</summary>
+        /// <param name="type">The socket type.</param>
+        /// <returns>The new socket.</returns>
+        public Socket CreateSocket(SocketType type) => new Socket(this, type);
+
+        internal int DefaultLingerMilliseconds => Volatile.Read(ref _defaultLingerMs);
+
+        internal void Track(WeakReference<Socket> socket)
+        {
+            lock (_sockets)
+            {
+                _sockets.Add(socket);
+            }
+        }
+
+        internal void Untrack(WeakReference<Socket> socket)
+        {
+            lock (_sockets)
+            {
+                _sockets.Remove(socket);
+            }
+        }
+
+        /// <summary>Holds a reference on the native context for one call; pair with <see cref="Release"/>.</summary>
+        internal nint AddRef(out bool added)
+        {
+            added = false;
+            if (Volatile.Read(ref _disposed) != 0)
+            {
+                ZmqThrow.Disposed(this);
+            }
+
+            try
+            {
+                _handle.DangerousAddRef(ref added);
+            }
+            catch (ObjectDisposedException)
+            {
+                ZmqThrow.Disposed(this);
+            }
+
+            return _handle.DangerousGetHandle();
+        }
+
+        internal void Release(bool added)
+        {
+            if (added)
+            {
+                _handle.DangerousRelease();
+            }
+        }
+
+        private List<Socket> TakeOpenSockets()
+        {
+            var open = new List<Socket>();
+            lock (_sockets)
+            {
+                foreach (WeakReference<Socket> reference in _sockets)
+                {
+                    if (reference.TryGetTarget(out Socket? socket))
+                    {
+                        open.Add(socket);
+                    }
+                }
+
+                _sockets.Clear();
+            }
+
+            return open;
+        }
+
+        private static bool CanBeNegative(ContextOption option) =>
+            option == ContextOption.ThreadSchedulingPolicy || option == ContextOption.ThreadNamePrefix;
+
+        private static int ThrowIfNegative(int value) =>
+            value >= 0 ? value : throw new ArgumentOutOfRangeException(nameof(value), value, "The value must not be negative.");
+    }
+}

@@ -1,0 +1,30 @@
+using System.Runtime.InteropServices;
+
+namespace NetZeroMQ
+{
+    internal static unsafe partial class Interop
+    {
+        internal static unsafe partial class Zmq
+        {
+            // Options the binding itself reads or writes; the public option table is SocketOptions.
+            internal const int ZMQ_LINGER = 17;
+            internal const int ZMQ_RCVMORE = 13;
+            internal const int ZMQ_RCVTIMEO = 27;
+            internal const int ZMQ_SNDTIMEO = 28;
+
+#if NET
+            [LibraryImport(Libraries.Zmq)]
+            internal static partial int zmq_setsockopt(nint socket, int option, void* optval, nuint optvallen);
+
+            [LibraryImport(Libraries.Zmq)]
+            internal static partial int zmq_getsockopt(nint socket, int option, void* optval, nuint* optvallen);
+#else
+            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            internal static extern int zmq_setsockopt(nint socket, int option, void* optval, nuint optvallen);
+
+            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            internal static extern int zmq_getsockopt(nint socket, int option, void* optval, nuint* optvallen);
+#endif
+        }
+    }
+}

@@ -1,0 +1,31 @@
+using System;
+using System.Threading;
+
+namespace NetZeroMQ
+{
+    /// <summary>Converts between <see cref="TimeSpan"/> and libzmq's millisecond integers, where -1 means infinite.</summary>
+    internal static class Milliseconds
+    {
+        internal const int Infinite = -1;
+
+        internal static TimeSpan ToTimeSpan(int milliseconds) =>
+            milliseconds < 0 ? Timeout.InfiniteTimeSpan : TimeSpan.FromMilliseconds(milliseconds);
+
+        internal static int FromTimeSpan(TimeSpan value, string paramName)
+        {
+            if (value == Timeout.InfiniteTimeSpan)
+            {
+                return Infinite;
+            }
+
+            double ms = Math.Ceiling(value.TotalMilliseconds);
+            if (ms < 0 || ms > int.MaxValue)
+            {
+                throw new ArgumentOutOfRangeException(
+                    paramName, value, "The value must be Timeout.InfiniteTimeSpan or between 0 and int.MaxValue milliseconds.");
+            }
+
+            return (int)ms;
+        }
+    }
+}

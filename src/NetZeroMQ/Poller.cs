@@ -1,0 +1,287 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Runtime.InteropServices;
+using System.Threading;
+
+namespace NetZeroMQ
+{
+    /// <summary>
+    /// Waits for several sockets at once (<c>zmq_poll</c>, the only multiplexer stable libzmq builds export). Build it once,
+    /// then call <see cref="Poll(TimeSpan)"/> in a loop: a poll allocates nothing.
+    /// See <see href="http://api.zeromq.org/4-3:zmq-poll">zmq_poll</see>.
+    /// </summary>
+    /// <remarks>
+    /// A poll is a use of each of its sockets, so the poller follows the sockets' threading rule: poll on the thread that uses
+    /// the sockets. Disposing one of the sockets from another thread ends a poll in progress at once with
+    /// <see cref="ObjectDisposedException"/>; shutting down the context ends it with <see cref="ZmqError.ContextTerminated"/>.
+    /// </remarks>
+    public sealed unsafe class Poller : IDisposable
+    {
+        private static readonly bool s_windows = RuntimeInformation.IsOSPlatform(OSPlatform.Windows);
+
+        private readonly List<Socket> _sockets = new List<Socket>();
+        private readonly List<PollEvents> _requested = new List<PollEvents>();
+        private readonly List<WakerHandle?> _wakers = new List<WakerHandle?>();
+        private PollEvents[] _returned = Array.Empty<PollEvents>();
+        private void* _items;
+        private int _capacity;
+        private int _disposed;
+
+        /// <summary>The number of sockets registered.</summary>
+        public int Count => _sockets.Count;
+
+        /// <summary>The socket registered at <paramref name="index"/>.</summary>
+        /// <param name="index">The index <see cref="Add"/> returned.</param>
+        public Socket this[int index] => _sockets[index];
+
+        /// <summary>Registers a socket.</summary>
+        /// <param name="socket">The socket.</param>
+        /// <param name="events">What to wait for: <see cref="PollEvents.In"/>, <see cref="PollEvents.Out"/> or both.</param>
+        /// <returns>The socket's index, for <see cref="GetReturnedEvents"/> and friends.</returns>
+        /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
+        /// <exception cref="ArgumentException">The socket is already registered, or <paramref name="events"/> is empty or unknown.</exception>
+        public int Add(Socket socket, PollEvents events)
+        {
+            ThrowIfDisposed();
+            if (socket is null)
+            {
+                throw new ArgumentNullException(nameof(socket));
+            }
+
+            ThrowIfInvalid(events);
+            if (_sockets.Contains(socket))
+            {
+                throw new ArgumentException("The socket is already registered with this poller.", nameof(socket));
+            }
+
+            if (socket.IsDisposed)
+            {
+                socket.ThrowDisposed();
+            }
+
+            _sockets.Add(socket);
+            _requested.Add(events);
+            _wakers.Add(socket.GetOrCreateWaker());
+            Array.Resize(ref _returned, _sockets.Count);
+            EnsureCapacity(_sockets.Count * 2);
+            return _sockets.Count - 1;
+        }
+
+        /// <summary>Changes what to wait for on a registered socket.</summary>
+        /// <param name="index">The socket's index.</param>
+        /// <param name="events">What to wait for.</param>
+        public void Update(int index, PollEvents events)
+        {
+            ThrowIfDisposed();
+            ThrowIfInvalid(events);
+            _requested[index] = events;
+        }
+
+        /// <summary>Unregisters a socket; the indexes of the sockets after it move down by one.</summary>
+        /// <param name="socket">The socket.</param>
+        /// <returns>True if it was registered.</returns>
+        public bool Remove(Socket socket)
+        {
+            ThrowIfDisposed();
+            int index = _sockets.IndexOf(socket);
+            if (index < 0)
+            {
+                return false;
+            }
+
+            _sockets.RemoveAt(index);
+            _requested.RemoveAt(index);
+            _wakers.RemoveAt(index);
+            Array.Resize(ref _returned, _sockets.Count);
+            return true;
+        }
+
+        /// <summary>
+        /// Waits until at least one socket is ready or <paramref name="timeout"/> passes; a signal does not end the wait early.
+        /// </summary>
+        /// <param name="timeout">How long to wait: <see cref="TimeSpan.Zero"/> to check and return,
+        /// <see cref="Timeout.InfiniteTimeSpan"/> to wait until something is ready.</param>
+        /// <returns>The number of sockets that are ready (0 on timeout).</returns>
+        /// <exception cref="ObjectDisposedException">The poller or one of its sockets was disposed, before or during the wait.</exception>
+        /// <exception cref="ZmqException">libzmq failed, for example <see cref="ZmqError.ContextTerminated"/>.</exception>
+        public int Poll(TimeSpan timeout) => Poll(Milliseconds.FromTimeSpan(timeout, nameof(timeout)));
+
+        /// <summary>Waits until at least one socket is ready or <paramref name="timeoutMilliseconds"/> pass (-1: no limit).</summary>
+        /// <param name="timeoutMilliseconds">Milliseconds to wait; 0 checks and returns; -1 waits without limit.</param>
+        /// <returns>The number of sockets that are ready (0 on timeout).</returns>
+        public int Poll(int timeoutMilliseconds)
+        {
+            ThrowIfDisposed();
+            if (timeoutMilliseconds < -1)
+            {
+                throw new ArgumentOutOfRangeException(nameof(timeoutMilliseconds), timeoutMilliseconds, "Use -1 for no limit.");
+            }
+
+            int count = _sockets.Count;
+            int entered = 0;
+            try
+            {
+                for (; entered < count; entered++)
+                {
+                    nint native = _sockets[entered].EnterForPoll();
+                    SetItem(entered, native, 0, (short)_requested[entered]);
+                }
+
+                int items = count;
+                for (int i = 0; i < count; i++)
+                {
+                    WakerHandle? waker = _wakers[i];
+                    if (waker is not null)
+                    {
+                        SetItem(items++, 0, waker.ReadFd, Interop.Zmq.ZMQ_POLLIN);
+                    }
+                }
+
+                return Wait(count, items, timeoutMilliseconds);
+            }
+            finally
+            {
+                for (int i = 0; i < entered; i++)
+                {
+                    _sockets[i].ExitForPoll();
+                }
+            }
+        }
+
+        /// <summary>What the last poll found for a socket.</summary>
+        /// <param name="index">The socket's index.</param>
+        /// <returns>The ready events (a subset of those asked for).</returns>
+        public PollEvents GetReturnedEvents(int index) => _returned[index];
+
+        /// <summary>Whether the last poll found the socket readable.</summary>
+        /// <param name="index">The socket's index.</param>
+        /// <returns>True if a receive would not block.</returns>
+        public bool IsReadable(int index) => (_returned[index] & PollEvents.In) != 0;
+
+        /// <summary>Whether the last poll found the socket writable.</summary>
+        /// <param name="index">The socket's index.</param>
+        /// <returns>True if a send would not block.</returns>
+        public bool IsWritable(int index) => (_returned[index] & PollEvents.Out) != 0;
+
+        /// <summary>Frees the poll set. The sockets are not disposed.</summary>
+        public void Dispose()
+        {
+            if (Interlocked.Exchange(ref _disposed, 1) != 0)
+            {
+                return;
+            }
+
+            Marshal.FreeHGlobal((IntPtr)_items);
+            _items = null;
+            GC.SuppressFinalize(this);
+        }
+
+        /// <summary>Frees the poll set of a poller that was not disposed.</summary>
+        ~Poller()
+        {
+            Marshal.FreeHGlobal((IntPtr)_items);
+        }
+
+        private int Wait(int sockets, int items, int timeoutMs)
+        {
+            long start = Stopwatch.GetTimestamp();
+            while (true)
+            {
+                int wait = timeoutMs;
+                if (timeoutMs > 0)
+                {
+                    long elapsed = (Stopwatch.GetTimestamp() - start) * 1000 / Stopwatch.Frequency;
+                    wait = (int)Math.Max(0, timeoutMs - elapsed);
+                }
+
+                if (items == sockets && (wait < 0 || wait > Socket.UninterruptibleSliceMs))
+                {
+                    // No wakers on this platform: wait in slices so that a Dispose elsewhere is noticed.
+                    wait = Socket.UninterruptibleSliceMs;
+                }
+
+                int rc = Interop.Zmq.zmq_poll(_items, items, wait);
+                if (rc < 0)
+                {
+                    int errno = Interop.Zmq.zmq_errno();
+                    if (errno == ErrorMap.EINTR)
+                    {
+                        continue;
+                    }
+
+                    ZmqThrow.Error(errno, "zmq_poll");
+                }
+
+                for (int i = 0; i < sockets; i++)
+                {
+                    if (_sockets[i].IsDisposeRequested)
+                    {
+                        _sockets[i].ThrowDisposed();
+                    }
+                }
+
+                int ready = 0;
+                for (int i = 0; i < sockets; i++)
+                {
+                    var events = (PollEvents)GetRevents(i);
+                    _returned[i] = events;
+                    if (events != PollEvents.None)
+                    {
+                        ready++;
+                    }
+                }
+
+                bool expired = timeoutMs >= 0 && (Stopwatch.GetTimestamp() - start) * 1000 / Stopwatch.Frequency >= timeoutMs;
+                if (ready > 0 || expired || timeoutMs == 0)
+                {
+                    return ready;
+                }
+            }
+        }
+
+        private void SetItem(int index, nint socket, int fd, short events)
+        {
+            if (s_windows)
+            {
+                ((Interop.Zmq.PollItemWindows*)_items)[index] = new Interop.Zmq.PollItemWindows { Socket = socket, Fd = (nuint)fd, Events = events };
+            }
+            else
+            {
+                ((Interop.Zmq.PollItemPosix*)_items)[index] = new Interop.Zmq.PollItemPosix { Socket = socket, Fd = fd, Events = events };
+            }
+        }
+
+        private short GetRevents(int index) =>
+            s_windows ? ((Interop.Zmq.PollItemWindows*)_items)[index].Revents : ((Interop.Zmq.PollItemPosix*)_items)[index].Revents;
+
+        private void EnsureCapacity(int items)
+        {
+            if (items <= _capacity)
+            {
+                return;
+            }
+
+            int capacity = Math.Max(items, Math.Max(8, _capacity * 2));
+            int size = s_windows ? sizeof(Interop.Zmq.PollItemWindows) : sizeof(Interop.Zmq.PollItemPosix);
+            _items = (void*)Marshal.ReAllocHGlobal((IntPtr)_items == IntPtr.Zero ? Marshal.AllocHGlobal(1) : (IntPtr)_items, (IntPtr)(capacity * size));
+            _capacity = capacity;
+        }
+
+        private void ThrowIfDisposed()
+        {
+            if (Volatile.Read(ref _disposed) != 0)
+            {
+                ZmqThrow.Disposed(this);
+            }
+        }
+
+        private static void ThrowIfInvalid(PollEvents events)
+        {
+            if (events == PollEvents.None || (events & ~(PollEvents.In | PollEvents.Out)) != 0)
+            {
+                throw new ArgumentException("Poll for In, Out or both.", nameof(events));
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+using System;
+using System.Runtime.InteropServices;
+
+namespace NetZeroMQ
+{
+    /// <summary>
+    /// A descriptor that becomes readable, once and for good, when <see cref="Signal"/> is called: an eventfd on Linux, a pipe
+    /// elsewhere on POSIX. A blocking receive waits on it next to the socket in <c>zmq_poll</c>, so <c>Dispose</c> on another
+    /// thread ends the wait at once instead of leaving the thread blocked in libzmq (which has no per-socket interrupt).
+    /// Windows' <c>zmq_poll</c> only accepts SOCKETs, so there no waker is made and blocking waits run in short slices instead.
+    /// </summary>
+    internal sealed unsafe class WakerHandle : SafeHandle
+    {
+        private readonly int _writeFd;
+
+        private WakerHandle(int readFd, int writeFd)
+            : base((IntPtr)(-1), ownsHandle: true)
+        {
+            SetHandle((IntPtr)readFd);
+            _writeFd = writeFd;
+        }
+
+        public override bool IsInvalid => (int)handle < 0;
+
+        /// <summary>The descriptor to poll for readability.</summary>
+        internal int ReadFd => (int)handle;
+
+        internal static bool IsSupported { get; } = !RuntimeInformation.IsOSPlatform(OSPlatform.Windows);
+
+        /// <summary>Creates a waker, or returns null when the platform has none or the descriptor could not be made.</summary>
+        internal static WakerHandle? TryCreate()
+        {
+            if (!IsSupported)
+            {
+                return null;
+            }
+
+            try
+            {
+                if (RuntimeInformation.IsOSPlatform(OSPlatform.Linux))
+                {
+                    int fd = Interop.Libc.eventfd(0, Interop.Libc.EFD_CLOEXEC);
+                    return fd >= 0 ? new WakerHandle(fd, fd) : null;
+                }
+
+                int* fds = stackalloc int[2];
+                return Interop.Libc.pipe(fds) == 0 ? new WakerHandle(fds[0], fds[1]) : null;
+            }
+            catch (Exception e) when (e is DllNotFoundException || e is EntryPointNotFoundException)
+            {
+                return null;
+            }
+        }
+
+        /// <summary>Makes the descriptor readable. Safe to call from any thread, and after <see cref="SafeHandle.Dispose()"/>.</summary>
+        internal void Signal()
+        {
+            bool added = false;
+            try
+            {
+                DangerousAddRef(ref added);
+                ulong one = 1; // eventfd needs exactly 8 bytes; a pipe takes them as well
+                Interop.Libc.write(_writeFd, &one, sizeof(ulong));
+            }
+            catch (ObjectDisposedException)
+            {
+                // Already closed: the wait it would have ended is over.
+            }
+            finally
+            {
+                if (added)
+                {
+                    DangerousRelease();
+                }
+            }
+        }
+
+        protected override bool ReleaseHandle()
+        {
+            Interop.Libc.close((int)handle);
+            if (_writeFd != (int)handle)
+            {
+                Interop.Libc.close(_writeFd);
+            }
+
+            return true;
+        }
+    }
+}

@@ -1,0 +1,122 @@
+using System;
+using System.Text;
+
+namespace NetZeroMQ
+{
+    public sealed unsafe partial class Socket
+    {
+        private enum EndpointCall
+        {
+            Bind,
+            Connect,
+            Unbind,
+            Disconnect,
+        }
+
+        /// <summary>
+        /// Accepts connections on an endpoint (<c>zmq_bind</c>): <c>tcp://interface:port</c> (port <c>*</c> picks a free one;
+        /// read it back from <see cref="LastEndpoint"/>), <c>ipc://path</c> (<c>ipc://*</c> picks a temporary path),
+        /// <c>inproc://name</c>, and the other transports the loaded libzmq supports.
+        /// See <see href="http://api.zeromq.org/4-3:zmq-bind">zmq_bind</see>.
+        /// </summary>
+        /// <param name="endpoint">The endpoint.</param>
+        /// <exception cref="ArgumentException"><paramref name="endpoint"/> is null, empty or contains a NUL.</exception>
+        /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+        /// <exception cref="ZmqException">libzmq refused; the endpoint is in the exception: <see cref="ZmqError.InvalidArgument"/>
+        /// (malformed), <see cref="ZmqError.ProtocolNotSupported"/> (unknown transport), <see cref="ZmqError.AddressInUse"/>,
+        /// <see cref="ZmqError.IncompatibleProtocol"/>, <see cref="ZmqError.NoDevice"/>, <see cref="ZmqError.NoIOThread"/>.</exception>
+        public void Bind(string endpoint) => CallEndpoint(EndpointCall.Bind, endpoint);
+
+        /// <summary>
+        /// Connects to an endpoint (<c>zmq_connect</c>). The connection is made in the background and re-made after failures;
+        /// messages queue meanwhile (see <see cref="SocketOptions.Immediate"/>).
+        /// See <see href="http://api.zeromq.org/4-3:zmq-connect">zmq_connect</see>.
+        /// </summary>
+        /// <param name="endpoint">The endpoint.</param>
+        /// <exception cref="ArgumentException"><paramref name="endpoint"/> is null, empty or contains a NUL.</exception>
+        /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+        /// <exception cref="ZmqException">libzmq refused; the endpoint is in the exception.</exception>
+        public void Connect(string endpoint) => CallEndpoint(EndpointCall.Connect, endpoint);
+
+        /// <summary>Stops accepting on an endpoint that was bound (<c>zmq_unbind</c>); use the resolved endpoint for wildcards.</summary>
+        /// <param name="endpoint">The endpoint as bound, or as <see cref="LastEndpoint"/> reported it.</param>
+        /// <exception cref="ZmqException"><see cref="ZmqError.EndpointNotFound"/> if it was not bound.</exception>
+        public void Unbind(string endpoint) => CallEndpoint(EndpointCall.Unbind, endpoint);
+
+        /// <summary>Disconnects from an endpoint that was connected (<c>zmq_disconnect</c>).</summary>
+        /// <param name="endpoint">The endpoint as connected.</param>
+        /// <exception cref="ZmqException"><see cref="ZmqError.EndpointNotFound"/> if it was not connected.</exception>
+        public void Disconnect(string endpoint) => CallEndpoint(EndpointCall.Disconnect, endpoint);
+
+        /// <summary>SUB: receive messages that start with <paramref name="prefix"/> (UTF-8); "" receives everything.</summary>
+        /// <param name="prefix">The topic prefix.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="prefix"/> is null.</exception>
+        /// <exception cref="ZmqException"><see cref="ZmqError.InvalidArgument"/> on a socket that is not SUB.</exception>
+        public void Subscribe(string prefix) => SetTopic(SocketOptions.Subscribe, prefix);
+
+        /// <summary>SUB: receive messages that start with <paramref name="prefix"/>; empty receives everything.</summary>
+        /// <param name="prefix">The topic prefix.</param>
+        public void Subscribe(ReadOnlySpan<byte> prefix) => SetOption(SocketOptions.Subscribe, prefix);
+
+        /// <summary>SUB: remove a subscription made with the same prefix.</summary>
+        /// <param name="prefix">The topic prefix.</param>
+        public void Unsubscribe(string prefix) => SetTopic(SocketOptions.Unsubscribe, prefix);
+
+        /// <summary>SUB: remove a subscription made with the same prefix.</summary>
+        /// <param name="prefix">The topic prefix.</param>
+        public void Unsubscribe(ReadOnlySpan<byte> prefix) => SetOption(SocketOptions.Unsubscribe, prefix);
+
+        private void SetTopic(SocketOption<byte[]> option, string prefix)
+        {
+            if (prefix is null)
+            {
+                throw new ArgumentNullException(nameof(prefix));
+            }
+
+            int max = Encoding.UTF8.GetMaxByteCount(prefix.Length);
+            Span<byte> bytes = max <= Utf8.StackLimit ? stackalloc byte[Utf8.StackLimit] : new byte[Encoding.UTF8.GetByteCount(prefix)];
+            int length;
+            fixed (char* chars = prefix)
+            fixed (byte* p = bytes)
+            {
+                length = Encoding.UTF8.GetBytes(chars, prefix.Length, p, bytes.Length);
+            }
+
+            SetOption(option, bytes.Slice(0, length));
+        }
+
+        private void CallEndpoint(EndpointCall call, string endpoint)
+        {
+            Utf8.ThrowIfInvalidName(endpoint, nameof(endpoint));
+            using var text = new Utf8.CString(endpoint, stackalloc byte[Utf8.StackLimit]);
+            Enter();
+            try
+            {
+                fixed (byte* p = text)
+                {
+                    int rc = call switch
+                    {
+                        EndpointCall.Bind => Interop.Zmq.zmq_bind(_socket, p),
+                        EndpointCall.Connect => Interop.Zmq.zmq_connect(_socket, p),
+                        EndpointCall.Unbind => Interop.Zmq.zmq_unbind(_socket, p),
+                        _ => Interop.Zmq.zmq_disconnect(_socket, p),
+                    };
+                    if (rc != 0)
+                    {
+                        ZmqThrow.LastError(call switch
+                        {
+                            EndpointCall.Bind => "bind",
+                            EndpointCall.Connect => "connect",
+                            EndpointCall.Unbind => "unbind",
+                            _ => "disconnect",
+                        }, endpoint);
+                    }
+                }
+            }
+            finally
+            {
+                Exit();
+            }
+        }
+    }
+}

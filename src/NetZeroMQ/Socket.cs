@@ -1,0 +1,167 @@
+using System;
+using System.Runtime.CompilerServices;
+using System.Threading;
+
+namespace NetZeroMQ
+{
+    /// <summary>
+    /// A ZeroMQ socket. See <see href="http://api.zeromq.org/4-3:zmq-socket">zmq_socket</see>.
+    /// </summary>
+    /// <remarks>
+    /// <para><b>Threading.</b> Like libzmq's own sockets, a <see cref="Socket"/> is used by one thread at a time. It may move
+    /// between threads (the guard every call passes through is the full memory barrier libzmq asks for when a socket migrates),
+    /// but two threads using it at the same moment get an <see cref="InvalidOperationException"/> instead of libzmq's undefined
+    /// behaviour. <see cref="Dispose"/> is the exception: it may be called from any thread at any time.</para>
+    /// <para><b>Close semantics.</b> <see cref="Dispose"/> closes the socket (<c>zmq_close</c>, exactly once); messages still
+    /// queued leave in the background for up to <see cref="Linger"/>, and the context's disposal waits for them that long. If
+    /// another thread is inside a call on this socket, that call ends promptly with <see cref="ObjectDisposedException"/> (a
+    /// receive or poll wakes at once; a send blocked at the high-water mark within 50 ms) and the socket is closed as it
+    /// leaves, so no native call ever runs on a freed socket. After <see cref="Dispose"/> every member throws
+    /// <see cref="ObjectDisposedException"/> without calling libzmq.</para>
+    /// <para><b>Blocking calls</b> wait at most <see cref="SendTimeout"/> / <see cref="ReceiveTimeout"/> (infinite by default) and
+    /// then throw <see cref="ZmqException"/> with <see cref="ZmqError.TryAgain"/>; <c>TrySend</c>/<c>TryRecv</c> never block and
+    /// return false instead. Signals (EINTR) are retried inside, keeping the remaining timeout.</para>
+    /// </remarks>
+    public sealed unsafe partial class Socket : IDisposable
+    {
+        private readonly Context _context;
+        private readonly SocketHandle _handle;
+        private readonly nint _socket;
+        private readonly WeakReference<Socket> _tracking;
+        private UsageGuard _guard;
+
+        /// <summary>Creates a socket in <paramref name="context"/> (<c>zmq_socket</c>). Its linger starts at the context's
+        /// <see cref="Context.DefaultLinger"/>.</summary>
+        /// <param name="context">The context that owns the socket.</param>
+        /// <param name="type">The socket type.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="context"/> is null.</exception>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="type"/> is not a defined <see cref="SocketType"/>.</exception>
+        /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
+        /// <exception cref="ZmqException">libzmq refused (for example <see cref="ZmqError.TooManyOpenFiles"/> past MaxSockets, or
+        /// <see cref="ZmqError.ContextTerminated"/> after <see cref="Context.Shutdown"/>).</exception>
+        public Socket(Context context, SocketType type)
+        {
+            if (context is null)
+            {
+                throw new ArgumentNullException(nameof(context));
+            }
+
+            if ((uint)type > (uint)SocketType.Stream)
+            {
+                throw new ArgumentOutOfRangeException(nameof(type), type, "Not a socket type this binding supports.");
+            }
+
+            nint nativeContext = context.AddRef(out bool added);
+            try
+            {
+                nint socket = Interop.Zmq.zmq_socket(nativeContext, (int)type);
+                if (socket == 0)
+                {
+                    ZmqThrow.LastError("zmq_socket", option: type.ToString());
+                }
+
+                _handle = new SocketHandle(context.Handle, socket);
+                _socket = socket;
+                int linger = context.DefaultLingerMilliseconds;
+                Interop.Zmq.zmq_setsockopt(socket, Interop.Zmq.ZMQ_LINGER, &linger, sizeof(int));
+            }
+            finally
+            {
+                context.Release(added);
+            }
+
+            _context = context;
+            Type = type;
+            _tracking = new WeakReference<Socket>(this);
+            context.Track(_tracking);
+            if (context.IsDisposed)
+            {
+                // The context was disposed while this socket was being made: it did not see the socket, so close it here.
+                Dispose();
+                ZmqThrow.Disposed(context);
+            }
+        }
+
+        /// <summary>The socket type.</summary>
+        public SocketType Type { get; }
+
+        /// <summary>The context this socket belongs to.</summary>
+        public Context Context => _context;
+
+        /// <summary>Whether <see cref="Dispose"/> has been called.</summary>
+        public bool IsDisposed => _guard.IsDisposeRequested;
+
+        /// <summary>
+        /// Closes the socket (<c>zmq_close</c>) exactly once. Callable from any thread, any number of times; see the class remarks
+        /// for what happens to a call in progress on another thread.
+        /// </summary>
+        public void Dispose()
+        {
+            if (_guard.RequestDispose())
+            {
+                ReleaseNative();
+            }
+            else
+            {
+                // A call is in flight on another thread and will close the socket as it leaves; wake it if it is waiting.
+                _handle.Waker?.Signal();
+            }
+        }
+
+        /// <inheritdoc/>
+        public override string ToString() => "Socket(" + Type + (IsDisposed ? ", disposed)" : ")");
+
+        /// <summary>Claims the socket for one native call and returns the native pointer.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private nint Enter()
+        {
+            _guard.Enter(this);
+            return _socket;
+        }
+
+        /// <summary>Ends a native call; closes the socket if a Dispose arrived meanwhile.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private void Exit()
+        {
+            if (_guard.Exit())
+            {
+                ReleaseNative();
+            }
+        }
+
+        /// <summary>Runs once, on whichever thread won the guard's release: closes the native socket and what it owns.</summary>
+        private void ReleaseNative()
+        {
+            _context.Untrack(_tracking);
+            _scratch?.ReleaseOwned();
+            _handle.ClosedByOwner = true;
+            _handle.Dispose();
+        }
+
+        /// <summary>For the poller: claim this socket for a call made elsewhere.</summary>
+        internal nint EnterForPoll() => Enter();
+
+        /// <summary>For the poller: end a call made elsewhere.</summary>
+        internal void ExitForPoll() => Exit();
+
+        /// <summary>For the poller: this socket's wake-up descriptor, made on first use (null where the platform has none).</summary>
+        internal WakerHandle? GetOrCreateWaker()
+        {
+            WakerHandle? waker = _handle.Waker;
+            if (waker is null && WakerHandle.IsSupported)
+            {
+                waker = WakerHandle.TryCreate();
+                if (waker is not null)
+                {
+                    _handle.AttachWaker(waker);
+                }
+            }
+
+            return waker;
+        }
+
+        internal bool IsDisposeRequested => _guard.IsDisposeRequested;
+
+        internal void ThrowDisposed() => ZmqThrow.Disposed(this);
+    }
+}

@@ -1,0 +1,343 @@
+using System;
+using System.Collections.Generic;
+
+namespace NetZeroMQ
+{
+    /// <summary>
+    /// Every socket option of libzmq 4.3 as a typed key, for <see cref="Socket.GetOption{T}(SocketOption{T})"/> and
+    /// <see cref="Socket.SetOption{T}(SocketOption{T}, T)"/>. Types and read/write access follow libzmq's source
+    /// (<c>options.cpp</c>), which is stricter than its man pages about sizes. Options marked draft exist in libzmq's draft API;
+    /// whether the loaded library accepts them is libzmq's answer (an <see cref="ZmqError.InvalidArgument"/> if not).
+    /// See <see href="http://api.zeromq.org/4-3:zmq-setsockopt">zmq_setsockopt</see>.
+    /// </summary>
+    public static class SocketOptions
+    {
+        // Must come first: the fields below register themselves in it as they are initialised.
+        private static readonly Dictionary<int, OptionInfo> s_byId = new Dictionary<int, OptionInfo>();
+
+        private const OptionAccess R = OptionAccess.Read;
+        private const OptionAccess W = OptionAccess.Write;
+        private const OptionAccess RW = OptionAccess.ReadWrite;
+
+#pragma warning disable SA1600, CS1591 // The names say what each option is; the linked man page says the rest.
+
+        /// <summary>I/O thread affinity bitmask (ZMQ_AFFINITY).</summary>
+        public static readonly SocketOption<ulong> Affinity = Define<ulong>(4, nameof(Affinity), RW);
+
+        /// <summary>The socket's routing id, 1-255 bytes, not starting with a zero byte (ZMQ_ROUTING_ID).</summary>
+        public static readonly SocketOption<byte[]> RoutingId = Define<byte[]>(5, nameof(RoutingId), RW);
+
+        /// <summary>Adds a subscription prefix on SUB (ZMQ_SUBSCRIBE).</summary>
+        public static readonly SocketOption<byte[]> Subscribe = Define<byte[]>(6, nameof(Subscribe), W);
+
+        /// <summary>Removes a subscription prefix on SUB (ZMQ_UNSUBSCRIBE).</summary>
+        public static readonly SocketOption<byte[]> Unsubscribe = Define<byte[]>(7, nameof(Unsubscribe), W);
+
+        /// <summary>Multicast data rate in kbit/s (ZMQ_RATE).</summary>
+        public static readonly SocketOption<int> Rate = Define<int>(8, nameof(Rate), RW);
+
+        /// <summary>Multicast recovery interval (ZMQ_RECOVERY_IVL).</summary>
+        public static readonly SocketOption<TimeSpan> RecoveryInterval = Define<TimeSpan>(9, nameof(RecoveryInterval), RW);
+
+        /// <summary>Kernel send buffer size in bytes, -1 for the OS default (ZMQ_SNDBUF).</summary>
+        public static readonly SocketOption<int> SendBufferSize = Define<int>(11, nameof(SendBufferSize), RW);
+
+        /// <summary>Kernel receive buffer size in bytes, -1 for the OS default (ZMQ_RCVBUF).</summary>
+        public static readonly SocketOption<int> ReceiveBufferSize = Define<int>(12, nameof(ReceiveBufferSize), RW);
+
+        /// <summary>Whether more frames of the current message follow (ZMQ_RCVMORE).</summary>
+        public static readonly SocketOption<bool> ReceiveMore = Define<bool>(13, nameof(ReceiveMore), R);
+
+        /// <summary>Readiness: a combination of <see cref="PollEvents"/> values (ZMQ_EVENTS).</summary>
+        public static readonly SocketOption<int> Events = Define<int>(15, nameof(Events), R);
+
+        /// <summary>The socket type number (ZMQ_TYPE).</summary>
+        public static readonly SocketOption<int> Type = Define<int>(16, nameof(Type), R);
+
+        /// <summary>How long queued messages may keep the context from terminating after close (ZMQ_LINGER).</summary>
+        public static readonly SocketOption<TimeSpan> Linger = Define<TimeSpan>(17, nameof(Linger), RW);
+
+        /// <summary>Initial reconnection interval; infinite disables reconnection (ZMQ_RECONNECT_IVL).</summary>
+        public static readonly SocketOption<TimeSpan> ReconnectInterval = Define<TimeSpan>(18, nameof(ReconnectInterval), RW);
+
+        /// <summary>Listen backlog (ZMQ_BACKLOG).</summary>
+        public static readonly SocketOption<int> Backlog = Define<int>(19, nameof(Backlog), RW);
+
+        /// <summary>Maximum reconnection interval for exponential back-off, 0 to keep ReconnectInterval (ZMQ_RECONNECT_IVL_MAX).</summary>
+        public static readonly SocketOption<TimeSpan> ReconnectIntervalMax = Define<TimeSpan>(21, nameof(ReconnectIntervalMax), RW);
+
+        /// <summary>Largest inbound message accepted, -1 for no limit; a peer sending more is disconnected (ZMQ_MAXMSGSIZE).</summary>
+        public static readonly SocketOption<long> MaxMessageSize = Define<long>(22, nameof(MaxMessageSize), RW);
+
+        /// <summary>Outbound high-water mark in messages, 0 for none (ZMQ_SNDHWM).</summary>
+        public static readonly SocketOption<int> SendHighWatermark = Define<int>(23, nameof(SendHighWatermark), RW);
+
+        /// <summary>Inbound high-water mark in messages, 0 for none (ZMQ_RCVHWM).</summary>
+        public static readonly SocketOption<int> ReceiveHighWatermark = Define<int>(24, nameof(ReceiveHighWatermark), RW);
+
+        /// <summary>Multicast hops (ZMQ_MULTICAST_HOPS).</summary>
+        public static readonly SocketOption<int> MulticastHops = Define<int>(25, nameof(MulticastHops), RW);
+
+        /// <summary>Receive timeout; infinite by default (ZMQ_RCVTIMEO).</summary>
+        public static readonly SocketOption<TimeSpan> ReceiveTimeout = Define<TimeSpan>(27, nameof(ReceiveTimeout), RW);
+
+        /// <summary>Send timeout; infinite by default (ZMQ_SNDTIMEO).</summary>
+        public static readonly SocketOption<TimeSpan> SendTimeout = Define<TimeSpan>(28, nameof(SendTimeout), RW);
+
+        /// <summary>Deprecated: use IPv4 only (ZMQ_IPV4ONLY); prefer <see cref="IPv6"/>.</summary>
+        public static readonly SocketOption<bool> IPv4Only = Define<bool>(31, nameof(IPv4Only), RW);
+
+        /// <summary>The endpoint last bound, with wildcards resolved (ZMQ_LAST_ENDPOINT).</summary>
+        public static readonly SocketOption<string> LastEndpoint = Define<string>(32, nameof(LastEndpoint), R);
+
+        /// <summary>ROUTER: fail with HostUnreachable instead of dropping unroutable messages (ZMQ_ROUTER_MANDATORY).</summary>
+        public static readonly SocketOption<bool> RouterMandatory = Define<bool>(33, nameof(RouterMandatory), W);
+
+        /// <summary>SO_KEEPALIVE: -1 OS default, 0 off, 1 on (ZMQ_TCP_KEEPALIVE).</summary>
+        public static readonly SocketOption<int> TcpKeepalive = Define<int>(34, nameof(TcpKeepalive), RW);
+
+        /// <summary>TCP_KEEPCNT (ZMQ_TCP_KEEPALIVE_CNT).</summary>
+        public static readonly SocketOption<int> TcpKeepaliveCount = Define<int>(35, nameof(TcpKeepaliveCount), RW);
+
+        /// <summary>TCP_KEEPIDLE in seconds (ZMQ_TCP_KEEPALIVE_IDLE).</summary>
+        public static readonly SocketOption<int> TcpKeepaliveIdle = Define<int>(36, nameof(TcpKeepaliveIdle), RW);
+
+        /// <summary>TCP_KEEPINTVL in seconds (ZMQ_TCP_KEEPALIVE_INTVL).</summary>
+        public static readonly SocketOption<int> TcpKeepaliveInterval = Define<int>(37, nameof(TcpKeepaliveInterval), RW);
+
+        /// <summary>Deprecated accept filter (ZMQ_TCP_ACCEPT_FILTER).</summary>
+        public static readonly SocketOption<string> TcpAcceptFilter = Define<string>(38, nameof(TcpAcceptFilter), W);
+
+        /// <summary>Queue messages only to completed connections (ZMQ_IMMEDIATE).</summary>
+        public static readonly SocketOption<bool> Immediate = Define<bool>(39, nameof(Immediate), RW);
+
+        /// <summary>XPUB: pass every subscription message up, not only new ones (ZMQ_XPUB_VERBOSE).</summary>
+        public static readonly SocketOption<bool> XPubVerbose = Define<bool>(40, nameof(XPubVerbose), W);
+
+        /// <summary>ROUTER: raw mode (ZMQ_ROUTER_RAW).</summary>
+        public static readonly SocketOption<bool> RouterRaw = Define<bool>(41, nameof(RouterRaw), W);
+
+        /// <summary>Enable IPv6 (ZMQ_IPV6).</summary>
+        public static readonly SocketOption<bool> IPv6 = Define<bool>(42, nameof(IPv6), RW);
+
+        /// <summary>Security mechanism in use: 0 NULL, 1 PLAIN, 2 CURVE, 3 GSSAPI (ZMQ_MECHANISM).</summary>
+        public static readonly SocketOption<int> Mechanism = Define<int>(43, nameof(Mechanism), R);
+
+        /// <summary>Act as PLAIN server (ZMQ_PLAIN_SERVER).</summary>
+        public static readonly SocketOption<bool> PlainServer = Define<bool>(44, nameof(PlainServer), RW);
+
+        /// <summary>PLAIN user name (ZMQ_PLAIN_USERNAME).</summary>
+        public static readonly SocketOption<string> PlainUsername = Define<string>(45, nameof(PlainUsername), RW);
+
+        /// <summary>PLAIN password (ZMQ_PLAIN_PASSWORD).</summary>
+        public static readonly SocketOption<string> PlainPassword = Define<string>(46, nameof(PlainPassword), RW);
+
+        /// <summary>Act as CURVE server (ZMQ_CURVE_SERVER).</summary>
+        public static readonly SocketOption<bool> CurveServer = Define<bool>(47, nameof(CurveServer), RW);
+
+        /// <summary>CURVE public key, 32 raw bytes (ZMQ_CURVE_PUBLICKEY).</summary>
+        public static readonly SocketOption<byte[]> CurvePublicKey = Define<byte[]>(48, nameof(CurvePublicKey), RW, 32);
+
+        /// <summary>CURVE secret key, 32 raw bytes (ZMQ_CURVE_SECRETKEY).</summary>
+        public static readonly SocketOption<byte[]> CurveSecretKey = Define<byte[]>(49, nameof(CurveSecretKey), RW, 32);
+
+        /// <summary>CURVE server public key, 32 raw bytes (ZMQ_CURVE_SERVERKEY).</summary>
+        public static readonly SocketOption<byte[]> CurveServerKey = Define<byte[]>(50, nameof(CurveServerKey), RW, 32);
+
+        /// <summary>Send an empty message on connect (ZMQ_PROBE_ROUTER).</summary>
+        public static readonly SocketOption<bool> ProbeRouter = Define<bool>(51, nameof(ProbeRouter), W);
+
+        /// <summary>REQ: match replies to requests (ZMQ_REQ_CORRELATE).</summary>
+        public static readonly SocketOption<bool> ReqCorrelate = Define<bool>(52, nameof(ReqCorrelate), W);
+
+        /// <summary>REQ: allow a new request without waiting for the reply (ZMQ_REQ_RELAXED).</summary>
+        public static readonly SocketOption<bool> ReqRelaxed = Define<bool>(53, nameof(ReqRelaxed), W);
+
+        /// <summary>Keep only the last message (ZMQ_CONFLATE).</summary>
+        public static readonly SocketOption<bool> Conflate = Define<bool>(54, nameof(Conflate), RW);
+
+        /// <summary>ZAP domain (ZMQ_ZAP_DOMAIN).</summary>
+        public static readonly SocketOption<string> ZapDomain = Define<string>(55, nameof(ZapDomain), RW);
+
+        /// <summary>ROUTER: a new peer with a known routing id takes it over (ZMQ_ROUTER_HANDOVER).</summary>
+        public static readonly SocketOption<bool> RouterHandover = Define<bool>(56, nameof(RouterHandover), W);
+
+        /// <summary>IP type-of-service (ZMQ_TOS).</summary>
+        public static readonly SocketOption<int> TypeOfService = Define<int>(57, nameof(TypeOfService), RW);
+
+        /// <summary>Deprecated ipc accept filter by process id (ZMQ_IPC_FILTER_PID).</summary>
+        public static readonly SocketOption<int> IpcFilterPid = Define<int>(58, nameof(IpcFilterPid), W);
+
+        /// <summary>Deprecated ipc accept filter by user id (ZMQ_IPC_FILTER_UID).</summary>
+        public static readonly SocketOption<int> IpcFilterUid = Define<int>(59, nameof(IpcFilterUid), W);
+
+        /// <summary>Deprecated ipc accept filter by group id (ZMQ_IPC_FILTER_GID).</summary>
+        public static readonly SocketOption<int> IpcFilterGid = Define<int>(60, nameof(IpcFilterGid), W);
+
+        /// <summary>ROUTER/STREAM: routing id to give the next connection (ZMQ_CONNECT_ROUTING_ID).</summary>
+        public static readonly SocketOption<byte[]> ConnectRoutingId = Define<byte[]>(61, nameof(ConnectRoutingId), W);
+
+        /// <summary>Act as GSSAPI server (ZMQ_GSSAPI_SERVER).</summary>
+        public static readonly SocketOption<bool> GssapiServer = Define<bool>(62, nameof(GssapiServer), RW);
+
+        /// <summary>GSSAPI principal (ZMQ_GSSAPI_PRINCIPAL).</summary>
+        public static readonly SocketOption<string> GssapiPrincipal = Define<string>(63, nameof(GssapiPrincipal), RW);
+
+        /// <summary>GSSAPI service principal (ZMQ_GSSAPI_SERVICE_PRINCIPAL).</summary>
+        public static readonly SocketOption<string> GssapiServicePrincipal = Define<string>(64, nameof(GssapiServicePrincipal), RW);
+
+        /// <summary>GSSAPI without encryption (ZMQ_GSSAPI_PLAINTEXT).</summary>
+        public static readonly SocketOption<bool> GssapiPlaintext = Define<bool>(65, nameof(GssapiPlaintext), RW);
+
+        /// <summary>Maximum handshake time, 0 for none (ZMQ_HANDSHAKE_IVL).</summary>
+        public static readonly SocketOption<TimeSpan> HandshakeInterval = Define<TimeSpan>(66, nameof(HandshakeInterval), RW);
+
+        /// <summary>SOCKS5 proxy address (ZMQ_SOCKS_PROXY).</summary>
+        public static readonly SocketOption<string> SocksProxy = Define<string>(68, nameof(SocksProxy), RW);
+
+        /// <summary>PUB/XPUB: block (or fail with TryAgain) at the high-water mark instead of dropping (ZMQ_XPUB_NODROP).</summary>
+        public static readonly SocketOption<bool> XPubNoDrop = Define<bool>(69, nameof(XPubNoDrop), W);
+
+        /// <summary>XPUB: manual subscription handling (ZMQ_XPUB_MANUAL).</summary>
+        public static readonly SocketOption<bool> XPubManual = Define<bool>(71, nameof(XPubManual), W);
+
+        /// <summary>XPUB: welcome message sent to new subscribers (ZMQ_XPUB_WELCOME_MSG).</summary>
+        public static readonly SocketOption<byte[]> XPubWelcomeMessage = Define<byte[]>(72, nameof(XPubWelcomeMessage), W);
+
+        /// <summary>STREAM: deliver connect/disconnect notifications (ZMQ_STREAM_NOTIFY).</summary>
+        public static readonly SocketOption<bool> StreamNotify = Define<bool>(73, nameof(StreamNotify), W);
+
+        /// <summary>Invert subscription matching (ZMQ_INVERT_MATCHING).</summary>
+        public static readonly SocketOption<bool> InvertMatching = Define<bool>(74, nameof(InvertMatching), RW);
+
+        /// <summary>ZMTP heartbeat interval, 0 for none (ZMQ_HEARTBEAT_IVL).</summary>
+        public static readonly SocketOption<TimeSpan> HeartbeatInterval = Define<TimeSpan>(75, nameof(HeartbeatInterval), RW);
+
+        /// <summary>ZMTP heartbeat time-to-live, in whole tenths of a second (ZMQ_HEARTBEAT_TTL).</summary>
+        public static readonly SocketOption<TimeSpan> HeartbeatTimeToLive = Define<TimeSpan>(76, nameof(HeartbeatTimeToLive), RW);
+
+        /// <summary>ZMTP heartbeat timeout (ZMQ_HEARTBEAT_TIMEOUT).</summary>
+        public static readonly SocketOption<TimeSpan> HeartbeatTimeout = Define<TimeSpan>(77, nameof(HeartbeatTimeout), RW);
+
+        /// <summary>XPUB: pass up unsubscriptions too (ZMQ_XPUB_VERBOSER).</summary>
+        public static readonly SocketOption<bool> XPubVerboser = Define<bool>(78, nameof(XPubVerboser), W);
+
+        /// <summary>TCP connect timeout, 0 for the OS default (ZMQ_CONNECT_TIMEOUT).</summary>
+        public static readonly SocketOption<TimeSpan> ConnectTimeout = Define<TimeSpan>(79, nameof(ConnectTimeout), RW);
+
+        /// <summary>TCP_USER_TIMEOUT / maximum retransmit time (ZMQ_TCP_MAXRT).</summary>
+        public static readonly SocketOption<TimeSpan> TcpMaxRetransmitTimeout = Define<TimeSpan>(80, nameof(TcpMaxRetransmitTimeout), RW);
+
+        /// <summary>Whether the socket type is thread-safe (ZMQ_THREAD_SAFE).</summary>
+        public static readonly SocketOption<bool> ThreadSafe = Define<bool>(81, nameof(ThreadSafe), R);
+
+        /// <summary>Multicast maximum transport data unit (ZMQ_MULTICAST_MAXTPDU).</summary>
+        public static readonly SocketOption<int> MulticastMaxTpdu = Define<int>(84, nameof(MulticastMaxTpdu), RW);
+
+        /// <summary>VMCI buffer size (ZMQ_VMCI_BUFFER_SIZE).</summary>
+        public static readonly SocketOption<ulong> VmciBufferSize = Define<ulong>(85, nameof(VmciBufferSize), W);
+
+        /// <summary>VMCI minimum buffer size (ZMQ_VMCI_BUFFER_MIN_SIZE).</summary>
+        public static readonly SocketOption<ulong> VmciBufferMinSize = Define<ulong>(86, nameof(VmciBufferMinSize), W);
+
+        /// <summary>VMCI maximum buffer size (ZMQ_VMCI_BUFFER_MAX_SIZE).</summary>
+        public static readonly SocketOption<ulong> VmciBufferMaxSize = Define<ulong>(87, nameof(VmciBufferMaxSize), W);
+
+        /// <summary>VMCI connect timeout in milliseconds (ZMQ_VMCI_CONNECT_TIMEOUT).</summary>
+        public static readonly SocketOption<int> VmciConnectTimeout = Define<int>(88, nameof(VmciConnectTimeout), W);
+
+        /// <summary>Use a pre-bound file descriptor for the next bind (ZMQ_USE_FD).</summary>
+        public static readonly SocketOption<int> UseFd = Define<int>(89, nameof(UseFd), RW);
+
+        /// <summary>GSSAPI principal name type (ZMQ_GSSAPI_PRINCIPAL_NAMETYPE).</summary>
+        public static readonly SocketOption<int> GssapiPrincipalNameType = Define<int>(90, nameof(GssapiPrincipalNameType), RW);
+
+        /// <summary>GSSAPI service principal name type (ZMQ_GSSAPI_SERVICE_PRINCIPAL_NAMETYPE).</summary>
+        public static readonly SocketOption<int> GssapiServicePrincipalNameType = Define<int>(91, nameof(GssapiServicePrincipalNameType), RW);
+
+        /// <summary>Bind to a network device (ZMQ_BINDTODEVICE).</summary>
+        public static readonly SocketOption<string> BindToDevice = Define<string>(92, nameof(BindToDevice), RW);
+
+        /// <summary>Draft: enforce the ZAP domain even with the NULL mechanism (ZMQ_ZAP_ENFORCE_DOMAIN).</summary>
+        public static readonly SocketOption<bool> ZapEnforceDomain = Define<bool>(93, nameof(ZapEnforceDomain), RW);
+
+        /// <summary>Draft: Windows loopback fast path (ZMQ_LOOPBACK_FASTPATH).</summary>
+        public static readonly SocketOption<bool> LoopbackFastPath = Define<bool>(94, nameof(LoopbackFastPath), RW);
+
+        /// <summary>Draft: application metadata "X-key:value" sent in the handshake (ZMQ_METADATA).</summary>
+        public static readonly SocketOption<string> Metadata = Define<string>(95, nameof(Metadata), W);
+
+        /// <summary>Draft: multicast loopback (ZMQ_MULTICAST_LOOP).</summary>
+        public static readonly SocketOption<bool> MulticastLoop = Define<bool>(96, nameof(MulticastLoop), RW);
+
+        /// <summary>Draft: ROUTER connect/disconnect notifications (ZMQ_ROUTER_NOTIFY).</summary>
+        public static readonly SocketOption<int> RouterNotify = Define<int>(97, nameof(RouterNotify), RW);
+
+        /// <summary>Draft: XPUB manual mode with last-value caching (ZMQ_XPUB_MANUAL_LAST_VALUE).</summary>
+        public static readonly SocketOption<bool> XPubManualLastValue = Define<bool>(98, nameof(XPubManualLastValue), W);
+
+        /// <summary>Draft: SOCKS5 user name (ZMQ_SOCKS_USERNAME).</summary>
+        public static readonly SocketOption<string> SocksUsername = Define<string>(99, nameof(SocksUsername), RW);
+
+        /// <summary>Draft: SOCKS5 password (ZMQ_SOCKS_PASSWORD).</summary>
+        public static readonly SocketOption<string> SocksPassword = Define<string>(100, nameof(SocksPassword), RW);
+
+        /// <summary>Draft: receive batch size in bytes (ZMQ_IN_BATCH_SIZE).</summary>
+        public static readonly SocketOption<int> InBatchSize = Define<int>(101, nameof(InBatchSize), RW);
+
+        /// <summary>Draft: send batch size in bytes (ZMQ_OUT_BATCH_SIZE).</summary>
+        public static readonly SocketOption<int> OutBatchSize = Define<int>(102, nameof(OutBatchSize), RW);
+
+        /// <summary>Draft: XPUB/XSUB process only the first frame's subscription (ZMQ_ONLY_FIRST_SUBSCRIBE).</summary>
+        public static readonly SocketOption<bool> OnlyFirstSubscribe = Define<bool>(108, nameof(OnlyFirstSubscribe), W);
+
+        /// <summary>Draft: stop reconnecting on these conditions (ZMQ_RECONNECT_STOP).</summary>
+        public static readonly SocketOption<int> ReconnectStop = Define<int>(109, nameof(ReconnectStop), RW);
+
+        /// <summary>Draft: message sent to each new peer (ZMQ_HELLO_MSG).</summary>
+        public static readonly SocketOption<byte[]> HelloMessage = Define<byte[]>(110, nameof(HelloMessage), W);
+
+        /// <summary>Draft: message delivered when a peer disconnects (ZMQ_DISCONNECT_MSG).</summary>
+        public static readonly SocketOption<byte[]> DisconnectMessage = Define<byte[]>(111, nameof(DisconnectMessage), W);
+
+        /// <summary>Draft: socket priority (ZMQ_PRIORITY).</summary>
+        public static readonly SocketOption<int> Priority = Define<int>(112, nameof(Priority), RW);
+
+#pragma warning restore SA1600, CS1591
+
+        /// <summary>What the raw escape hatch checks a known option against.</summary>
+        internal readonly struct OptionInfo
+        {
+            internal OptionInfo(string name, Type valueType, OptionAccess access, int fixedLength)
+            {
+                Name = name;
+                ValueType = valueType;
+                Access = access;
+                FixedLength = fixedLength;
+            }
+
+            internal string Name { get; }
+
+            internal Type ValueType { get; }
+
+            internal OptionAccess Access { get; }
+
+            internal int FixedLength { get; }
+
+            /// <summary>The exact native size for numeric options, or 0 for variable-length ones.</summary>
+            internal int NativeSize =>
+                ValueType == typeof(long) || ValueType == typeof(ulong) ? 8
+                : ValueType == typeof(int) || ValueType == typeof(bool) || ValueType == typeof(TimeSpan) ? 4
+                : 0;
+        }
+
+        /// <summary>Every option this class lists, by number.</summary>
+        internal static IReadOnlyDictionary<int, OptionInfo> ById => s_byId;
+
+        private static SocketOption<T> Define<T>(int id, string name, OptionAccess access, int fixedLength = 0)
+        {
+            s_byId.Add(id, new OptionInfo(name, typeof(T), access, fixedLength));
+            return new SocketOption<T>(id, name, access, fixedLength);
+        }
+    }
+}

@@ -1,0 +1,95 @@
+using System.Runtime.CompilerServices;
+using System.Threading;
+
+namespace NetZeroMQ
+{
+    /// <summary>
+    /// Guards a native object that one thread uses at a time (a libzmq socket or message) against <c>Dispose</c> from another
+    /// thread and against accidental concurrent use, for one interlocked instruction per call.
+    /// </summary>
+    /// <remarks>
+    /// <para>
+    /// Each native call is bracketed by <see cref="Enter"/> and <see cref="Exit"/>. <see cref="Enter"/> claims the object with
+    /// one compare-exchange: that both detects a second thread using it at the same time (libzmq would assert or corrupt memory)
+    /// and is the full fence the dispose handshake needs. <see cref="Exit"/> is a plain store, so a call costs one interlocked
+    /// instruction instead of a SafeHandle's two (<c>DangerousAddRef</c> and <c>DangerousRelease</c> are each a CAS loop).
+    /// </para>
+    /// <para>
+    /// The dispose handshake is a Dekker pair: the user stores <c>busy</c> then loads <c>disposeRequested</c>; the disposer
+    /// stores <c>disposeRequested</c> then loads <c>busy</c>. Because <see cref="Exit"/>'s store is not fenced, a disposer that
+    /// sees <c>busy</c> set flushes every processor's store buffer (<c>Interlocked.MemoryBarrierProcessWide</c>, an IPI-based
+    /// barrier) and looks again; this moves the fence cost from every call to the rare Dispose that races one. After that, exactly
+    /// one side wins <see cref="TryClaimRelease"/>: the disposer if no call is in flight, else the thread whose call was in flight,
+    /// when it leaves. Either way no native call starts after the release and none is in flight during it.
+    /// </para>
+    /// <para>netstandard2.0 has no process-wide barrier, so there <see cref="Exit"/> uses an interlocked exchange instead.</para>
+    /// </remarks>
+    internal struct UsageGuard
+    {
+        private int _busy;
+        private int _disposeRequested;
+        private int _released;
+
+        /// <summary>Whether <see cref="RequestDispose"/> has been called.</summary>
+        internal bool IsDisposeRequested => Volatile.Read(ref _disposeRequested) != 0;
+
+        /// <summary>Claims the object for one call; throws <see cref="System.ObjectDisposedException"/> or
+        /// <see cref="System.InvalidOperationException"/> (concurrent use) with <paramref name="owner"/> named.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal void Enter(object owner)
+        {
+            if (Interlocked.CompareExchange(ref _busy, 1, 0) != 0)
+            {
+                ZmqThrow.ConcurrentUse(owner);
+            }
+
+            if (Volatile.Read(ref _disposeRequested) != 0)
+            {
+                Volatile.Write(ref _busy, 0);
+                ZmqThrow.Disposed(owner);
+            }
+        }
+
+        /// <summary>Ends a call. Returns true when a Dispose arrived during the call and this thread must now release the object.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal bool Exit()
+        {
+#if NET
+            Volatile.Write(ref _busy, 0);
+#else
+            Interlocked.Exchange(ref _busy, 0);
+#endif
+            return Volatile.Read(ref _disposeRequested) != 0 && TryClaimRelease();
+        }
+
+        /// <summary>
+        /// Marks the object disposed. Returns true when the caller must release it now; false when it was already disposed or a
+        /// call in flight on another thread will release it as it leaves (the caller should then wake that call up).
+        /// </summary>
+        internal bool RequestDispose()
+        {
+            if (Interlocked.Exchange(ref _disposeRequested, 1) != 0)
+            {
+                return false;
+            }
+
+            if (Volatile.Read(ref _busy) != 0)
+            {
+#if NET
+                Interlocked.MemoryBarrierProcessWide();
+#endif
+                if (Volatile.Read(ref _busy) != 0)
+                {
+                    return false;
+                }
+            }
+
+            return TryClaimRelease();
+        }
+
+        /// <summary>Whether a call is in flight right now (a hint for waking it up; not a synchronisation point).</summary>
+        internal bool IsBusy => Volatile.Read(ref _busy) != 0;
+
+        private bool TryClaimRelease() => Interlocked.Exchange(ref _released, 1) == 0;
+    }
+}

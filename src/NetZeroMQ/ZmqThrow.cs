@@ -1,0 +1,62 @@
+using System;
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
+
+namespace NetZeroMQ
+{
+    /// <summary>
+    /// The one place that turns a failed libzmq call into an exception. Callers pass the errno they read with
+    /// <c>zmq_errno()</c> immediately after the failing call, before anything else can overwrite it. The throw helpers are kept
+    /// out of line so that the hot paths that call them stay small.
+    /// </summary>
+    internal static class ZmqThrow
+    {
+        [DoesNotReturn]
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static void Error(int errno, string operation, string? endpoint = null, string? option = null) =>
+            throw Create(errno, operation, endpoint, option);
+
+        /// <summary>Reads zmq_errno() now and throws; only for call sites where nothing ran since the failing call.</summary>
+        [DoesNotReturn]
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static void LastError(string operation, string? endpoint = null, string? option = null) =>
+            throw Create(Interop.Zmq.zmq_errno(), operation, endpoint, option);
+
+        internal static unsafe ZmqException Create(int errno, string operation, string? endpoint = null, string? option = null)
+        {
+            ZmqError error = ErrorMap.ToPortable(errno);
+            string text = Utf8.FromNullTerminated(Interop.Zmq.zmq_strerror(errno)) ?? "unknown error";
+            string message = text + " [" + error + ", errno " + errno + "] in " + operation;
+            if (endpoint is not null)
+            {
+                message += " '" + endpoint + "'";
+            }
+
+            if (option is not null)
+            {
+                message += " (option " + option + ")";
+            }
+
+            return new ZmqException(error, errno, message, endpoint, option);
+        }
+
+        [DoesNotReturn]
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static void Timeout(string operation)
+        {
+            int errno = ErrorMap.EAGAIN;
+            throw Create(errno, operation + " (timed out)");
+        }
+
+        [DoesNotReturn]
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static void Disposed(object owner) => throw new ObjectDisposedException(owner.GetType().FullName);
+
+        [DoesNotReturn]
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static void ConcurrentUse(object owner) =>
+            throw new InvalidOperationException(
+                "This " + owner.GetType().Name + " is being used by another thread right now. ZeroMQ sockets and messages are not " +
+                "thread-safe: use each from one thread at a time (hand it over between threads, never share it concurrently).");
+    }
+}
