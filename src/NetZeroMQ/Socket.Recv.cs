@@ -162,36 +162,51 @@ namespace NetZeroMQ
             Enter();
             try
             {
-                Message scratch = _scratch ??= new Message();
-                void* msg = scratch.UnguardedPointer;
-                var op = new MessageRecv(msg);
-                int size = Transfer(ref op, (int)flags, throwIfWouldBlock);
+                ReadOnlySpan<byte> frame = RecvIntoScratch(flags, throwIfWouldBlock, out int size);
                 if (size < 0)
                 {
                     return false;
                 }
 
-                scratch.OnReceived(size);
-                ReadOnlySpan<byte> data = scratch.UnguardedData;
                 if (asString)
                 {
-                    text = Utf8.Decode(data);
+                    text = Utf8.Decode(frame);
                 }
                 else
                 {
-                    bytes = data.ToArray();
+                    bytes = frame.ToArray();
                 }
 
-                if (size > ScratchKeepLimit)
-                {
-                    scratch.ReleaseContentUnguarded();
-                }
-
+                ReleaseLargeScratch(size);
                 return true;
             }
             finally
             {
                 Exit();
+            }
+        }
+
+        /// <summary>Receives into the socket's scratch message (caller holds the guard). Size -1 means "would block".</summary>
+        private ReadOnlySpan<byte> RecvIntoScratch(RecvFlags flags, bool throwIfWouldBlock, out int size)
+        {
+            Message scratch = _scratch ??= new Message();
+            var op = new MessageRecv(scratch.UnguardedPointer);
+            size = Transfer(ref op, (int)flags, throwIfWouldBlock);
+            if (size < 0)
+            {
+                return default;
+            }
+
+            scratch.OnReceived(size);
+            return scratch.UnguardedData;
+        }
+
+        /// <summary>Lets go of a large frame once it was copied out, rather than holding it until the next receive.</summary>
+        private void ReleaseLargeScratch(int size)
+        {
+            if (size > ScratchKeepLimit)
+            {
+                _scratch!.ReleaseContentUnguarded();
             }
         }
 

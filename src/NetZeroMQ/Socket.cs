@@ -134,6 +134,7 @@ namespace NetZeroMQ
         {
             _context.Untrack(_tracking);
             _scratch?.ReleaseOwned();
+            _zeroCopyScratch?.ReleaseOwned();
             _handle.ClosedByOwner = true;
             _handle.Dispose();
         }

@@ -1,0 +1,227 @@
+using System;
+using System.Buffers;
+using System.Threading;
+using NetZeroMQ.Tests.TestUtilities;
+using Xunit;
+
+namespace NetZeroMQ.Tests.ZeroCopy
+{
+    [Collection(ZeroCopyCollection.Name)]
+    public class ZeroCopyReleaseTests
+    {
+        [Theory]
+        [MemberData(nameof(Transports.All), MemberType = typeof(Transports))]
+        public void SendZeroCopy_NativeBuffer_ArrivesIntactAndIsReleasedOnce(string transport)
+        {
+            var counter = new ReleaseCounter(100);
+            using (Context context = Zmq.NewContext())
+            using (Socket pull = Zmq.NewSocket(context, SocketType.Pull))
+            using (Socket push = Zmq.NewSocket(context, SocketType.Push))
+            {
+                push.Connect(Transports.BindAnywhere(pull, transport));
+                using var received = new Message();
+                for (int id = 0; id < 100; id++)
+                {
+                    push.SendZeroCopy(counter.Allocate(id, 1000), 1000, counter.Release);
+                    pull.Recv(received);
+                    Assert.Equal(1000, received.Size);
+                    Assert.Equal(id, BitConverter.ToInt32(received.Data));
+                    Assert.Equal((byte)(id + 999), received.Data[999]);
+                }
+            }
+
+            Assert.True(Eventually.True(() => counter.Total == 100), "releases: " + counter.Total);
+            Assert.Equal(0, counter.CountNotExactlyOnce());
+        }
+
+        [Fact]
+        public void Message_NativeBufferDisposedUnsent_ReleasedOnceByDispose()
+        {
+            var counter = new ReleaseCounter(1);
+            var message = new Message(counter.Allocate(0, 64), 64, counter.Release);
+            Assert.Equal(0, counter.ReleasesOf(0));
+            message.Dispose();
+            Assert.Equal(1, counter.ReleasesOf(0));
+            message.Dispose();
+            Assert.Equal(1, counter.ReleasesOf(0));
+        }
+
+        [Fact]
+        public void Message_CopiedThenBothDisposed_ReleasedOnceAfterTheLast()
+        {
+            var counter = new ReleaseCounter(1);
+            var original = new Message(counter.Allocate(0, 64), 64, counter.Release);
+            var copy = new Message();
+            copy.CopyFrom(original);
+            Assert.True(copy.IsShared);
+            original.Dispose();
+            Assert.Equal(0, counter.ReleasesOf(0));
+            Assert.Equal(0, BitConverter.ToInt32(copy.Data));
+            copy.Dispose();
+            Assert.Equal(1, counter.ReleasesOf(0));
+        }
+
+        [Fact]
+        public void TrySend_NoPeer_MessageKeepsBufferUntilDisposed()
+        {
+            var counter = new ReleaseCounter(1);
+            using Context context = Zmq.NewContext();
+            using Socket push = Zmq.NewSocket(context, SocketType.Push);
+            var message = new Message(counter.Allocate(0, 64), 64, counter.Release);
+            Assert.False(push.TrySend(message));
+            Assert.Equal(64, message.Size);
+            Assert.Equal(0, counter.ReleasesOf(0));
+            message.Dispose();
+            Assert.Equal(1, counter.ReleasesOf(0));
+        }
+
+        [Fact]
+        public void SendZeroCopy_WouldBlock_ReleasesBeforeThrowing()
+        {
+            var counter = new ReleaseCounter(1);
+            using Context context = Zmq.NewContext();
+            using Socket push = Zmq.NewSocket(context, SocketType.Push);
+            var e = Assert.Throws<ZmqException>(() => push.SendZeroCopy(counter.Allocate(0, 64), 64, counter.Release, SendFlags.DontWait));
+            Assert.Equal(ZmqError.TryAgain, e.Error);
+            Assert.Equal(1, counter.ReleasesOf(0));
+        }
+
+        [Fact]
+        public void SendZeroCopy_DisposedSocket_ReleasesAndThrowsObjectDisposed()
+        {
+            var counter = new ReleaseCounter(1);
+            using Context context = Zmq.NewContext();
+            Socket push = Zmq.NewSocket(context, SocketType.Push);
+            push.Dispose();
+            Assert.Throws<ObjectDisposedException>(() => push.SendZeroCopy(counter.Allocate(0, 64), 64, counter.Release));
+            Assert.Equal(1, counter.ReleasesOf(0));
+        }
+
+        [Fact]
+        public void SendZeroCopy_InvalidArguments_ThrowBeforeTakingOwnership()
+        {
+            using Context context = Zmq.NewContext();
+            using Socket push = Zmq.NewSocket(context, SocketType.Push);
+            Assert.Throws<ArgumentException>(() => push.SendZeroCopy(IntPtr.Zero, 10, _ => { }));
+            Assert.Throws<ArgumentNullException>(() => push.SendZeroCopy(new IntPtr(1), 10, null!));
+            Assert.Throws<ArgumentOutOfRangeException>(() => push.SendZeroCopy(new byte[4], 5, ArrayPool<byte>.Shared));
+            Assert.Throws<ArgumentOutOfRangeException>(() => push.SendZeroCopy(MemoryPool<byte>.Shared.Rent(4), -1));
+        }
+
+        [Fact]
+        public void ReleaseCallback_Throws_IsReportedAndNotFatal()
+        {
+            using Context context = Zmq.NewContext();
+            using Socket pull = Zmq.NewSocket(context, SocketType.Pull);
+            using Socket push = Zmq.NewSocket(context, SocketType.Push);
+            push.Connect(Transports.BindAnywhere(pull, "tcp"));
+            Exception? reported = null;
+            Action<Exception> handler = e => Interlocked.CompareExchange(ref reported, e, null);
+            ZeroCopyDiagnostics.ReleaseFailed += handler;
+            try
+            {
+                long before = ZeroCopyDiagnostics.ReleaseFailureCount;
+                IntPtr buffer = System.Runtime.InteropServices.Marshal.AllocHGlobal(16);
+                push.SendZeroCopy(buffer, 16, p =>
+                {
+                    System.Runtime.InteropServices.Marshal.FreeHGlobal(p);
+                    throw new InvalidOperationException("release failed on purpose");
+                });
+                Assert.Equal(16, pull.RecvBytes().Length);
+                Assert.True(Eventually.True(() => ZeroCopyDiagnostics.ReleaseFailureCount == before + 1));
+                Assert.IsType<InvalidOperationException>(Volatile.Read(ref reported));
+
+                // The I/O thread survived: the socket still works.
+                push.Send("after");
+                Assert.Equal("after", pull.RecvString());
+            }
+            finally
+            {
+                ZeroCopyDiagnostics.ReleaseFailed -= handler;
+            }
+        }
+
+        [Fact]
+        public void Context_DisposedWithZeroCopyInFlight_ReleasesEveryBuffer()
+        {
+            var counter = new ReleaseCounter(50);
+            using (Context context = Zmq.NewContext())
+            {
+                Socket push = Zmq.NewSocket(context, SocketType.Push);
+                push.Connect("tcp://127.0.0.1:1"); // nobody listens: the messages stay queued
+                for (int id = 0; id < 50; id++)
+                {
+                    push.SendZeroCopy(counter.Allocate(id, 256), 256, counter.Release);
+                }
+
+                Assert.Equal(0, counter.Total);
+            }
+
+            Assert.True(Eventually.True(() => counter.Total == 50), "releases: " + counter.Total);
+            Assert.Equal(0, counter.CountNotExactlyOnce());
+        }
+
+        [Theory]
+        [InlineData("inproc")]
+        [InlineData("tcp")]
+        public void EveryPath_UnderGcStress_ReleasesEachBufferExactlyOnce(string transport)
+        {
+            const int Count = 100_000;
+            var counter = new ReleaseCounter(Count);
+            using var stop = new CancellationTokenSource();
+            var collector = new Thread(() =>
+            {
+                while (!stop.IsCancellationRequested)
+                {
+                    GC.Collect();
+                    Thread.Sleep(1);
+                }
+            });
+            collector.Start();
+
+            using (Context context = Zmq.NewContext())
+            using (Socket pull = Zmq.NewSocket(context, SocketType.Pull))
+            using (Socket push = Zmq.NewSocket(context, SocketType.Push))
+            {
+                push.Connect(Transports.BindAnywhere(pull, transport));
+                using var received = new Message();
+                using var copy = new Message();
+                for (int id = 0; id < Count; id++)
+                {
+                    switch (id % 4)
+                    {
+                        case 0: // sent with the socket's zero-copy path
+                            push.SendZeroCopy(counter.Allocate(id, 40), 40, counter.Release);
+                            break;
+                        case 1: // a Message, sent
+                            using (var message = new Message(counter.Allocate(id, 40), 40, counter.Release))
+                            {
+                                push.Send(message);
+                            }
+
+                            break;
+                        case 2: // a Message, shared with a copy, never sent
+                            using (var message = new Message(counter.Allocate(id, 40), 40, counter.Release))
+                            {
+                                copy.CopyFrom(message);
+                            }
+
+                            copy.Rebuild();
+                            continue;
+                        default: // a Message, closed unsent
+                            new Message(counter.Allocate(id, 40), 40, counter.Release).Dispose();
+                            continue;
+                    }
+
+                    pull.Recv(received);
+                    Assert.Equal(id, BitConverter.ToInt32(received.Data));
+                }
+            }
+
+            stop.Cancel();
+            Assert.True(collector.Join(TestTimeouts.Expected));
+            Assert.True(Eventually.True(() => counter.Total == Count), "releases: " + counter.Total);
+            Assert.Equal(0, counter.CountNotExactlyOnce());
+        }
+    }
+}
