@@ -17,7 +17,10 @@ namespace NetZeroMQ
 
         /// <summary>
         /// Sends or receives. The first attempt never blocks (<c>ZMQ_DONTWAIT</c>); only if libzmq says EAGAIN and the caller
-        /// wants to block does it enter the wait loop. Returns the byte count, or -1 for "would block" when
+        /// wants to block does it enter the wait loop. (These calls keep their GC transition: <c>SuppressGCTransition</c> was
+        /// measured and rejected, because libzmq may run the zero-copy free callback, which is .NET code, from inside a send
+        /// or receive — closing the previous inproc message, or a conflated one — and the runtime aborts the process when
+        /// .NET is entered from a call without a transition.) Returns the byte count, or -1 for "would block" when
         /// <paramref name="throwIfWouldBlock"/> is false.
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
