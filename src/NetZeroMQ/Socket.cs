@@ -97,6 +97,9 @@ namespace NetZeroMQ
         /// </summary>
         public void Dispose()
         {
+#if NET
+            _async?.OnDisposing();
+#endif
             if (_guard.RequestDispose())
             {
                 ReleaseNative();
@@ -123,6 +126,13 @@ namespace NetZeroMQ
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private void Exit()
         {
+#if NET
+            if (_async is not null)
+            {
+                ExitAfterAsync();
+                return;
+            }
+#endif
             if (_guard.Exit())
             {
                 ReleaseNative();
@@ -132,6 +142,9 @@ namespace NetZeroMQ
         /// <summary>Runs once, on whichever thread won the guard's release: closes the native socket and what it owns.</summary>
         private void ReleaseNative()
         {
+#if NET
+            _async?.Unregister();
+#endif
             _context.Untrack(_tracking);
             _scratch?.ReleaseOwned();
             _zeroCopyScratch?.ReleaseOwned();

@@ -26,6 +26,11 @@ namespace NetZeroMQ
     /// </remarks>
     internal struct UsageGuard
     {
+        private const int Free = 0;
+        private const int UserCall = 1;
+        private const int InternalCall = 2;
+
+        /// <summary>0 free; 1 a caller's call is in flight; 2 the binding's own async machinery holds it for a short retry.</summary>
         private int _busy;
         private int _disposeRequested;
         private int _released;
@@ -38,9 +43,10 @@ namespace NetZeroMQ
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal void Enter(object owner)
         {
-            if (Interlocked.CompareExchange(ref _busy, 1, 0) != 0)
+            int prior = Interlocked.CompareExchange(ref _busy, UserCall, Free);
+            if (prior != Free)
             {
-                ZmqThrow.ConcurrentUse(owner);
+                EnterContended(owner, prior);
             }
 
             if (Volatile.Read(ref _disposeRequested) != 0)
@@ -48,6 +54,36 @@ namespace NetZeroMQ
                 Volatile.Write(ref _busy, 0);
                 ZmqThrow.Disposed(owner);
             }
+        }
+
+        /// <summary>
+        /// Claims the object if it is free and not disposed, without throwing; for the async machinery, which must not fail
+        /// because the owner happens to be in a call right now.
+        /// </summary>
+        internal bool TryEnter()
+        {
+            if (Interlocked.CompareExchange(ref _busy, InternalCall, Free) != Free)
+            {
+                return false;
+            }
+
+            if (Volatile.Read(ref _disposeRequested) != 0)
+            {
+                Volatile.Write(ref _busy, 0);
+                return false;
+            }
+
+            return true;
+        }
+
+        /// <summary>
+        /// Ends a call with a full fence, so that a flag another thread set before failing <see cref="TryEnter"/> is seen by the
+        /// caller's next read. Returns true when this thread must release the object (see <see cref="Exit"/>).
+        /// </summary>
+        internal bool ExitFenced()
+        {
+            Interlocked.Exchange(ref _busy, 0);
+            return Volatile.Read(ref _disposeRequested) != 0 && TryClaimRelease();
         }
 
         /// <summary>Ends a call. Returns true when a Dispose arrived during the call and this thread must now release the object.</summary>
@@ -89,6 +125,27 @@ namespace NetZeroMQ
 
         /// <summary>Whether a call is in flight right now (a hint for waking it up; not a synchronisation point).</summary>
         internal bool IsBusy => Volatile.Read(ref _busy) != 0;
+
+        /// <summary>
+        /// Another call holds the object. If it is the binding's own async retry (a few non-blocking libzmq calls on the reactor
+        /// thread), wait for it: the caller did nothing wrong. If it is another caller, that is concurrent use.
+        /// </summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void EnterContended(object owner, int prior)
+        {
+            var spinner = default(SpinWait);
+            while (prior == InternalCall)
+            {
+                spinner.SpinOnce();
+                prior = Interlocked.CompareExchange(ref _busy, UserCall, Free);
+                if (prior == Free)
+                {
+                    return;
+                }
+            }
+
+            ZmqThrow.ConcurrentUse(owner);
+        }
 
         private bool TryClaimRelease() => Interlocked.Exchange(ref _released, 1) == 0;
     }

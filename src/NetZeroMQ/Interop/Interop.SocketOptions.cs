@@ -9,6 +9,8 @@ namespace NetZeroMQ
             // Options the binding itself reads or writes; the public option table is SocketOptions.
             internal const int ZMQ_LINGER = 17;
             internal const int ZMQ_RCVMORE = 13;
+            internal const int ZMQ_FD = 14;
+            internal const int ZMQ_EVENTS = 15;
             internal const int ZMQ_RCVTIMEO = 27;
             internal const int ZMQ_SNDTIMEO = 28;
 

@@ -10,7 +10,7 @@ namespace NetZeroMQ.Tests.ZeroCopy
     /// messages after a warm-up. Sender and receiver are the same thread (PAIR over inproc, one message in flight), so the
     /// count covers both sides, including zero-copy release callbacks, which inproc runs on the receiving thread.
     /// </summary>
-    [Collection(ZeroCopyCollection.Name)]
+    [Collection(IsolatedCollection.Name)]
     public class AllocationTests
     {
         private const int Messages = 100_000;

@@ -6,7 +6,7 @@ using Xunit;
 
 namespace NetZeroMQ.Tests.ZeroCopy
 {
-    [Collection(ZeroCopyCollection.Name)]
+    [Collection(IsolatedCollection.Name)]
     public class ManagedZeroCopyTests
     {
         /// <summary>A pool that overwrites every array returned to it: a buffer given back before libzmq let go shows up as garbage.</summary>

@@ -6,7 +6,7 @@ using Xunit;
 
 namespace NetZeroMQ.Tests.ZeroCopy
 {
-    [Collection(ZeroCopyCollection.Name)]
+    [Collection(IsolatedCollection.Name)]
     public class ZeroCopyReleaseTests
     {
         [Theory]
