@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Linq;
+using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Running;
 using NetZeroMQ.Benchmarks.Configs;
@@ -54,7 +55,14 @@ public static class BenchmarkCli
         }
 
         Job job = quick ? BenchmarkJobs.Quick : BenchmarkJobs.Full;
-        var summaries = BenchmarkSwitcher.FromAssembly(typeof(BenchmarkCli).Assembly).Run(forwarded.ToArray(), BenchmarkConfig.Create(job));
+        IConfig config = BenchmarkConfig.Create(job);
+        var summaries = BenchmarkSwitcher.FromAssembly(typeof(BenchmarkCli).Assembly).Run(forwarded.ToArray(), config);
+        if (forwarded.Contains("--list"))
+        {
+            CaseListing.Print(config);
+            return 0;
+        }
+
         bool failed = summaries.Any(s => s.HasCriticalValidationErrors || s.Reports.Any(r => !r.Success));
         return failed ? 1 : 0;
     }

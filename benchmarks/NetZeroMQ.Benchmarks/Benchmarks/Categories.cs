@@ -1,4 +1,5 @@
-namespace NetZeroMQ.Benchmarks.Benchmarks;
+// Benchmark classes live in the root namespace so that their published names stay short: NetZeroMQ.Benchmarks.<Class>.<Method>.
+namespace NetZeroMQ.Benchmarks;
 
 /// <summary>Category names for --filter/--anyCategories; every benchmark carries at least one suite category and a pattern.</summary>
 public static class Categories

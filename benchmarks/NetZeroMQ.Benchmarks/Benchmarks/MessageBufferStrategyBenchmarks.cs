@@ -1,7 +1,8 @@
 using BenchmarkDotNet.Attributes;
 using NetZeroMQ.Benchmarks.Transfer;
 
-namespace NetZeroMQ.Benchmarks.Benchmarks;
+// Benchmark classes live in the root namespace so that their published names stay short: NetZeroMQ.Benchmarks.<Class>.<Method>.
+namespace NetZeroMQ.Benchmarks;
 
 /// <summary>
 /// What the way payload bytes are held costs, PushPull over inproc (no network, so the binding's own cost is what differs),

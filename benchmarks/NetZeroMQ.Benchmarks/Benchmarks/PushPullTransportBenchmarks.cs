@@ -1,7 +1,8 @@
 using BenchmarkDotNet.Attributes;
 using NetZeroMQ.Benchmarks.Transfer;
 
-namespace NetZeroMQ.Benchmarks.Benchmarks;
+// Benchmark classes live in the root namespace so that their published names stay short: NetZeroMQ.Benchmarks.<Class>.<Method>.
+namespace NetZeroMQ.Benchmarks;
 
 /// <summary>
 /// PushPull over each transport, blocking receive: 3 transports x 3 sizes = 9 cases. Kept apart from

@@ -1,7 +1,8 @@
 using BenchmarkDotNet.Attributes;
 using NetZeroMQ.Benchmarks.Transfer;
 
-namespace NetZeroMQ.Benchmarks.Benchmarks;
+// Benchmark classes live in the root namespace so that their published names stay short: NetZeroMQ.Benchmarks.<Class>.<Method>.
+namespace NetZeroMQ.Benchmarks;
 
 /// <summary>
 /// How the receiving thread waits, PushPull 64 B over inproc and tcp: 5 modes x 2 transports = 10 cases, PureBlocking the

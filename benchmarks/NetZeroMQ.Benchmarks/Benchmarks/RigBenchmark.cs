@@ -1,7 +1,8 @@
 using BenchmarkDotNet.Attributes;
 using NetZeroMQ.Benchmarks.Transfer;
 
-namespace NetZeroMQ.Benchmarks.Benchmarks;
+// Benchmark classes live in the root namespace so that their published names stay short: NetZeroMQ.Benchmarks.<Class>.<Method>.
+namespace NetZeroMQ.Benchmarks;
 
 /// <summary>
 /// Base of every streaming benchmark: sockets and the long-lived sender thread are made once per case in [GlobalSetup] (the

@@ -1,7 +1,8 @@
 using BenchmarkDotNet.Attributes;
 using NetZeroMQ.Benchmarks.Transfer;
 
-namespace NetZeroMQ.Benchmarks.Benchmarks;
+// Benchmark classes live in the root namespace so that their published names stay short: NetZeroMQ.Benchmarks.<Class>.<Method>.
+namespace NetZeroMQ.Benchmarks;
 
 /// <summary>
 /// Streaming throughput of each pattern over tcp (loopback): 3 patterns x 3 sizes x 3 receive modes = 27 cases. Sends block;
