@@ -1,0 +1,22 @@
+using Perfolizer.Horology;
+using BenchmarkDotNet.Jobs;
+
+namespace NetZeroMQ.Benchmarks.Configs;
+
+/// <summary>The two run lengths: the default (BenchmarkDotNet's automatic warm-up and 15-100 iterations) and --quick.</summary>
+public static class BenchmarkJobs
+{
+    /// <summary>Statistically meaningful numbers; use this for anything published.</summary>
+    public static Job Full { get; } = Job.Default.WithId("Full");
+
+    /// <summary>
+    /// A smoke run of the whole suite in a few minutes: 1 launch, 1 warm-up and 3 iterations of ~200 ms. Differences under about
+    /// 10% between cases are noise at this length (the previous suite's "wins" of 4-10% from 3 iterations were exactly that).
+    /// </summary>
+    public static Job Quick { get; } = Job.Default
+        .WithId("Quick")
+        .WithLaunchCount(1)
+        .WithWarmupCount(1)
+        .WithIterationCount(3)
+        .WithIterationTime(TimeInterval.FromMilliseconds(200));
+}

@@ -1,0 +1,69 @@
+using System;
+using NetZeroMQ.Benchmarks.Transfer;
+
+namespace NetZeroMQ.Benchmarks.Modes;
+
+/// <summary>
+/// --alloc-test: managed bytes allocated per message on each thread involved (the sender thread and the receiving thread,
+/// each measured with GC.GetAllocatedBytesForCurrentThread around its own loop), for every pattern, transport, buffer strategy
+/// and receive mode, after two untimed batches (JIT, pools and lazily made objects settle). Exit code 1 if a path documented as
+/// allocation-free allocated anything. Native (malloc) allocations are not measured; see <see cref="NativeAllocationNote"/>.
+/// </summary>
+public static class AllocationTestMode
+{
+    private const int SmallMessage = 64;
+    private const int LargeMessage = 131072;
+
+    public static int Run(CliArguments arguments)
+    {
+        int failures = 0;
+        Console.WriteLine("Managed bytes per message (GC.GetAllocatedBytesForCurrentThread on the sender thread and on the receiving thread).");
+        Console.WriteLine("Allocation-free by design: Span (span send, span receive), Message (reused Message), ArrayPool; ByteArray allocates by design.");
+        Console.WriteLine();
+        Console.WriteLine("| pattern | transport | size | strategy | mode | messages | sender B/msg | receiver B/msg | expected | result |");
+        Console.WriteLine("|---|---|---:|---|---|---:|---:|---:|---|---|");
+        foreach (Pattern pattern in Enum.GetValues<Pattern>())
+        {
+            foreach (Transport transport in new[] { Transport.Inproc, Transport.Tcp })
+            {
+                foreach (BufferStrategy strategy in Enum.GetValues<BufferStrategy>())
+                {
+                    foreach (ReceiveMode mode in Enum.GetValues<ReceiveMode>())
+                    {
+                        failures += Measure(pattern, transport, SmallMessage, strategy, mode, count: 20_000);
+                    }
+
+                    failures += Measure(pattern, transport, LargeMessage, strategy, ReceiveMode.Blocking, count: 500);
+                }
+            }
+        }
+
+        Console.WriteLine();
+        Console.WriteLine(NativeAllocationNote.Text);
+        Console.WriteLine();
+        Console.WriteLine(failures == 0 ? "alloc-test: every allocation-free path allocated 0 bytes" : $"alloc-test: {failures} allocation-free path(s) allocated");
+        return failures == 0 ? 0 : 1;
+    }
+
+    private static int Measure(Pattern pattern, Transport transport, int size, BufferStrategy strategy, ReceiveMode mode, int count)
+    {
+        using var rig = new TransferRig(new RigOptions(pattern, transport, size, mode, strategy));
+        rig.WarmUp();
+        rig.RunTimedBatch(count);
+        rig.RunTimedBatch(count);
+        TimedBatch batch = rig.RunTimedBatch(count);
+        bool mustBeFree = strategy != BufferStrategy.ByteArray;
+        bool allocated = batch.SenderAllocatedBytes != 0 || batch.ReceiverAllocatedBytes != 0;
+        string result = mustBeFree ? (allocated ? "FAIL" : "ok") : (allocated ? "ok (allocates by design)" : "unexpected: 0");
+        Console.WriteLine(
+            $"| {Name(pattern)} | {Name(transport)} | {size} | {strategy} | {mode} | {count:N0} | " +
+            $"{PerMessage(batch.SenderAllocatedBytes, count)} | {PerMessage(batch.ReceiverAllocatedBytes, count)} | " +
+            $"{(mustBeFree ? "0" : "> 0")} | {result} |");
+        return mustBeFree && allocated ? 1 : 0;
+    }
+
+    private static string PerMessage(long bytes, int count) => bytes == 0 ? "0" : $"{(double)bytes / count:F2} ({bytes:N0} B total)";
+
+    private static string Name<T>(T value)
+        where T : struct, Enum => value.ToString().ToLowerInvariant();
+}

@@ -1,0 +1,69 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Globalization;
+using System.Linq;
+
+namespace NetZeroMQ.Benchmarks.Modes;
+
+/// <summary>Runs one measuring child process (optionally under taskset -c 0) and reads its key=value line.</summary>
+public static class ChildProcess
+{
+    public static ChildResult Run(string program, IReadOnlyList<string> arguments, bool pin, TimeSpan timeout)
+    {
+        var start = new ProcessStartInfo(pin ? "taskset" : program)
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        if (pin)
+        {
+            start.ArgumentList.Add("-c");
+            start.ArgumentList.Add("0");
+            start.ArgumentList.Add(program);
+        }
+
+        foreach (string argument in arguments)
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        using var process = Process.Start(start) ?? throw new InvalidOperationException("could not start " + program);
+        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stderr = process.StandardError.ReadToEndAsync();
+        if (!process.WaitForExit(timeout))
+        {
+            process.Kill(entireProcessTree: true);
+            return new ChildResult(-1, null, "timed out after " + timeout);
+        }
+
+        process.WaitForExit();
+        string line = stdout.Result.Trim().Split('\n').LastOrDefault() ?? "";
+        double? rate = Field(line, "msg_per_sec");
+        string error = stderr.Result.Trim();
+        return new ChildResult(process.ExitCode, process.ExitCode == 0 ? rate : null, process.ExitCode == 0 && rate is null ? "no msg_per_sec in: " + line : error);
+    }
+
+    public static string CommandLine(string program, IReadOnlyList<string> arguments, bool pin) =>
+        (pin ? "taskset -c 0 " : "") + program + " " + string.Join(" ", arguments);
+
+    private static double? Field(string line, string key)
+    {
+        foreach (string pair in line.Split(' ', StringSplitOptions.RemoveEmptyEntries))
+        {
+            if (pair.StartsWith(key + "=", StringComparison.Ordinal) &&
+                double.TryParse(pair.AsSpan(key.Length + 1), NumberStyles.Float, CultureInfo.InvariantCulture, out double value))
+            {
+                return value;
+            }
+        }
+
+        return null;
+    }
+}
+
+public readonly record struct ChildResult(int ExitCode, double? MessagesPerSecond, string Error)
+{
+    public bool Ok => ExitCode == 0 && MessagesPerSecond is > 0;
+}

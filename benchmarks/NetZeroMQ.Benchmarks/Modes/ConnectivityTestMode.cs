@@ -1,0 +1,105 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Text;
+using NetZeroMQ.Benchmarks.Transfer;
+
+namespace NetZeroMQ.Benchmarks.Modes;
+
+/// <summary>
+/// --test: every pattern over every transport. Per cell: one rig per receive mode and per buffer strategy, each warmed up and
+/// then moving a checked batch; finally one message with known content sent and compared byte for byte. One line per cell;
+/// exit code 1 if any cell failed.
+/// </summary>
+public static class ConnectivityTestMode
+{
+    private const int BatchSize = 1000;
+    private const int MessageSize = 64;
+
+    public static int Run(CliArguments arguments)
+    {
+        int failures = 0;
+        foreach (Pattern pattern in Enum.GetValues<Pattern>())
+        {
+            foreach (Transport transport in Enum.GetValues<Transport>())
+            {
+                var clock = Stopwatch.StartNew();
+                var checks = new List<string>();
+                try
+                {
+                    foreach (ReceiveMode mode in Enum.GetValues<ReceiveMode>())
+                    {
+                        RunBatch(new RigOptions(pattern, transport, MessageSize, mode));
+                    }
+
+                    checks.Add($"modes {Enum.GetValues<ReceiveMode>().Length}/{Enum.GetValues<ReceiveMode>().Length}");
+                    foreach (BufferStrategy strategy in Enum.GetValues<BufferStrategy>())
+                    {
+                        RunBatch(new RigOptions(pattern, transport, MessageSize, ReceiveMode.Blocking, strategy));
+                    }
+
+                    checks.Add($"strategies {Enum.GetValues<BufferStrategy>().Length}/{Enum.GetValues<BufferStrategy>().Length}");
+                    CheckContent(pattern, transport);
+                    checks.Add("content ok");
+                    Console.WriteLine($"ok    {Name(pattern),-12} {Name(transport),-6} {string.Join(", ", checks)} ({clock.ElapsedMilliseconds} ms)");
+                }
+                catch (Exception e)
+                {
+                    failures++;
+                    Console.WriteLine($"FAIL  {Name(pattern),-12} {Name(transport),-6} after [{string.Join(", ", checks)}]: {e.GetType().Name}: {e.Message}");
+                }
+            }
+        }
+
+        Console.WriteLine(failures == 0 ? "all cells passed" : failures + " cell(s) failed");
+        return failures == 0 ? 0 : 1;
+    }
+
+    private static void RunBatch(RigOptions options)
+    {
+        using var rig = new TransferRig(options with { Timeout = TimeSpan.FromSeconds(5) });
+        rig.WarmUp();
+        rig.RunBatch(BatchSize);
+        rig.Sender.WaitUntilIdle();
+    }
+
+    /// <summary>One message whose bytes are compared, sent from this thread (the sender thread is idle and never used again).</summary>
+    private static void CheckContent(Pattern pattern, Transport transport)
+    {
+        using var rig = new TransferRig(new RigOptions(pattern, transport, MessageSize) { Timeout = TimeSpan.FromSeconds(5) });
+        rig.WarmUp();
+        byte[] expected = Encoding.UTF8.GetBytes($"NetZeroMQ {pattern} over {transport}: é€ {Guid.NewGuid()}");
+        Socket sender = rig.Sockets.Sender;
+        Socket receiver = rig.Sockets.Receiver;
+        if (rig.Sockets.IsRouted)
+        {
+            sender.Send(SocketPair.ReceiverRoutingId, SendFlags.SendMore);
+        }
+
+        sender.Send(expected);
+        var buffer = new byte[expected.Length + 64];
+        RecvResult result;
+        do
+        {
+            if (rig.Sockets.IsRouted)
+            {
+                byte[] id = receiver.RecvBytes();
+                if (!id.AsSpan().SequenceEqual(SocketPair.SenderRoutingId) || !receiver.HasMore)
+                {
+                    throw new TransferFailedException("wrong routing id frame: " + Convert.ToHexString(id));
+                }
+            }
+
+            result = receiver.Recv(buffer);
+        }
+        while (result.MessageSize == 0); // warm-up messages still in flight
+
+        if (result.IsTruncated || !buffer.AsSpan(0, result.BytesWritten).SequenceEqual(expected) || receiver.HasMore)
+        {
+            throw new TransferFailedException($"content differs: got {result}, expected {expected.Length} bytes");
+        }
+    }
+
+    private static string Name<T>(T value)
+        where T : struct, Enum => value.ToString().ToLowerInvariant();
+}

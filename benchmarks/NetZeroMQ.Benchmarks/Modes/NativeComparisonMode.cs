@@ -1,0 +1,156 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.IO;
+using System.Linq;
+using System.Text;
+
+namespace NetZeroMQ.Benchmarks.Modes;
+
+/// <summary>
+/// --native: NetZeroMQ against plain C on the same libzmq, as /work/shared/perf/README.md asks. Builds benchmarks/native, then
+/// for each cell runs interleaved rounds (native, .NET, native, .NET, ...), each a fresh child process with the same count, both
+/// under "taskset -c 0" with --pin. Prints the median msg/s of each side, their spread ((max - min) / median) and the ratio
+/// .NET / native. The count comes from a native pilot run (--seconds of work, default 0.3) unless --count is given.
+/// </summary>
+public static class NativeComparisonMode
+{
+    private static readonly TimeSpan ChildTimeout = TimeSpan.FromMinutes(2);
+
+    public static int Run(CliArguments arguments)
+    {
+        bool pin = arguments.Has("--pin");
+        int rounds = arguments.Int("--rounds", 5);
+        var sizes = arguments.IntList("--sizes", "64,1024,65536");
+        var patterns = arguments.List("--patterns", "pushpull,pubsub,routerrouter");
+        var transports = arguments.List("--transports", "inproc,tcp");
+        var apis = arguments.List("--apis", "msg,buf");
+        var modes = arguments.List("--modes", "blocking");
+        int? fixedCount = arguments.Value("--count") is not null ? arguments.Int("--count", 0) : null;
+        double seconds = arguments.Double("--seconds", 0.3);
+        foreach (string api in apis)
+        {
+            if (api is not ("msg" or "buf"))
+            {
+                throw new UsageException("--apis: msg and/or buf (zc waits for the zero-copy API, issue #3)");
+            }
+        }
+
+        if (pin && !NativeProgram.OnPath("taskset"))
+        {
+            Console.Error.WriteLine("error: --pin needs taskset (Debian: util-linux)");
+            return 2;
+        }
+
+        string? native = NativeProgram.Build();
+        if (native is null)
+        {
+            return 2;
+        }
+
+        (string dotnetProgram, string[] dotnetPrefix) = SelfCommand();
+        Console.WriteLine($"rounds={rounds} pin={(pin ? "taskset -c 0" : "none")} cpus={Environment.ProcessorCount} load=\"{LoadAverage()}\" started={DateTime.UtcNow:yyyy-MM-dd HH:mm:ss}Z");
+        var rows = new List<string>();
+        int failures = 0;
+        foreach (string pattern in patterns)
+        foreach (string transport in transports)
+        foreach (int size in sizes)
+        foreach (string api in apis)
+        foreach (string mode in modes)
+        {
+            string[] cell = { "--pattern", pattern, "--transport", transport, "--size", Invariant(size), "--mode", mode, "--api", api };
+            int count = fixedCount ?? PilotCount(native, cell, size, seconds, pin);
+            if (count <= 0)
+            {
+                failures++;
+                rows.Add($"| {pattern} | {transport} | {size} | {api} | {mode} | - | pilot failed | | | | |");
+                continue;
+            }
+
+            string[] withCount = cell.Concat(new[] { "--count", Invariant(count) }).ToArray();
+            var nativeRates = new List<double>();
+            var dotnetRates = new List<double>();
+            for (int round = 1; round <= rounds; round++)
+            {
+                ChildResult n = ChildProcess.Run(native, withCount, pin, ChildTimeout);
+                ChildResult d = ChildProcess.Run(dotnetProgram, dotnetPrefix.Concat(new[] { "--cell" }).Concat(withCount).ToArray(), pin, ChildTimeout);
+                Report(n, native, withCount, pin, nativeRates, ref failures);
+                Report(d, dotnetProgram, withCount, pin, dotnetRates, ref failures);
+                Console.WriteLine($"  {pattern} {transport} {size} {api} {mode} count={count} round {round}/{rounds}: native {Rate(n)}  .NET {Rate(d)}");
+            }
+
+            Stats ns = Stats.Of(nativeRates);
+            Stats ds = Stats.Of(dotnetRates);
+            string ratio = ns.Median > 0 && ds.Median > 0 ? (ds.Median / ns.Median).ToString("F2", CultureInfo.InvariantCulture) : "-";
+            rows.Add($"| {pattern} | {transport} | {size} | {api} | {mode} | {count:N0} | {ns.Median:N0} | {ns.Spread:P0} | {ds.Median:N0} | {ds.Spread:P0} | {ratio} |");
+        }
+
+        Console.WriteLine();
+        Console.WriteLine($"Median msg/s over {rounds} interleaved rounds ({(pin ? "all threads on CPU 0 via taskset -c 0" : "unpinned")}); spread = (max - min) / median.");
+        Console.WriteLine();
+        Console.WriteLine("| pattern | transport | size | api | mode | count | native msg/s | native spread | .NET msg/s | .NET spread | .NET / native |");
+        Console.WriteLine("|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|");
+        rows.ForEach(Console.WriteLine);
+        if (failures > 0)
+        {
+            Console.WriteLine();
+            Console.WriteLine(failures + " run(s) failed; see the messages above. Medians are over the successful runs only.");
+        }
+
+        return failures == 0 ? 0 : 3;
+    }
+
+    private static void Report(ChildResult result, string program, string[] arguments, bool pin, List<double> rates, ref int failures)
+    {
+        if (result.Ok)
+        {
+            rates.Add(result.MessagesPerSecond!.Value);
+            return;
+        }
+
+        failures++;
+        Console.Error.WriteLine($"run failed (exit {result.ExitCode}): {ChildProcess.CommandLine(program, arguments, pin)}");
+        Console.Error.WriteLine("  " + result.Error.Replace("\n", "\n  ", StringComparison.Ordinal));
+    }
+
+    /// <summary>Count for about <paramref name="seconds"/> of native work, from a short native run (as run_matrix.sh does).</summary>
+    private static int PilotCount(string native, string[] cell, int size, double seconds, bool pin)
+    {
+        int pilot = size <= 64 ? 100_000 : size <= 1024 ? 50_000 : 3_000;
+        ChildResult result = ChildProcess.Run(native, cell.Concat(new[] { "--count", Invariant(pilot) }).ToArray(), pin, ChildTimeout);
+        if (!result.Ok)
+        {
+            Console.Error.WriteLine($"pilot failed (exit {result.ExitCode}): {result.Error}");
+            return -1;
+        }
+
+        return (int)Math.Clamp(result.MessagesPerSecond!.Value * seconds, 1_000, 50_000_000);
+    }
+
+    /// <summary>How to start this program again: the apphost itself, or "dotnet NetZeroMQ.Benchmarks.dll".</summary>
+    private static (string Program, string[] Prefix) SelfCommand()
+    {
+        string process = Environment.ProcessPath ?? "dotnet";
+        string name = Path.GetFileNameWithoutExtension(process);
+        return name == "dotnet"
+            ? (process, new[] { typeof(NativeComparisonMode).Assembly.Location })
+            : (process, Array.Empty<string>());
+    }
+
+    private static string Rate(ChildResult result) =>
+        result.Ok ? (result.MessagesPerSecond!.Value / 1e6).ToString("F3", CultureInfo.InvariantCulture) + " M" : "FAILED";
+
+    private static string LoadAverage()
+    {
+        try
+        {
+            return string.Join(" ", File.ReadAllText("/proc/loadavg").Split(' ').Take(3));
+        }
+        catch (IOException)
+        {
+            return "?";
+        }
+    }
+
+    private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
+}
