@@ -8,6 +8,8 @@ public static class Categories
     public const string Transport = "Transport";
     public const string BufferStrategy = "BufferStrategy";
     public const string ReceiveMode = "ReceiveMode";
+    public const string ZeroCopy = "ZeroCopy";
+    public const string Overhead = "Overhead";
 
     public const string PushPull = "PushPull";
     public const string PubSub = "PubSub";

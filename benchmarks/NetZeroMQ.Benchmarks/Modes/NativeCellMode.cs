@@ -30,7 +30,8 @@ public static class NativeCellMode
         {
             "msg" => BufferStrategy.Message,
             "buf" => BufferStrategy.Span,
-            _ => throw new UsageException("--api: msg or buf (zc needs the zero-copy API, issue #3)"),
+            "zc" => BufferStrategy.MessageZeroCopy,
+            _ => throw new UsageException("--api: msg, buf or zc"),
         };
         int timeoutMs = arguments.Int("--timeout-ms", 20_000);
         int jitWarmup = arguments.Has("--jit-warmup") ? int.Parse(arguments.Value("--jit-warmup")!, CultureInfo.InvariantCulture) : count;

@@ -40,7 +40,7 @@ public sealed class PayloadReceiver : IDisposable
         _bufferSize = messageSize + Math.Max(64, messageSize / 8);
         _buffer = strategy == BufferStrategy.Span ? new byte[_bufferSize] : Array.Empty<byte>();
         _timeoutMs = (int)timeout.TotalMilliseconds;
-        if (strategy == BufferStrategy.Message)
+        if (strategy == BufferStrategy.Message || strategy == BufferStrategy.MessageZeroCopy)
         {
             _message = new Message();
         }
@@ -217,7 +217,7 @@ public sealed class PayloadReceiver : IDisposable
 
     private int ReceiveRoutingId(bool wait)
     {
-        if (_strategy == BufferStrategy.Message)
+        if (_message is not null)
         {
             return ReceiveIntoMessage(wait);
         }
@@ -233,6 +233,7 @@ public sealed class PayloadReceiver : IDisposable
             case BufferStrategy.Span:
                 return ReceiveIntoSpan(_buffer, wait);
             case BufferStrategy.Message:
+            case BufferStrategy.MessageZeroCopy:
                 return ReceiveIntoMessage(wait);
             case BufferStrategy.ByteArray:
                 byte[]? bytes;

@@ -50,6 +50,7 @@ public sealed class PayloadSender : IDisposable
             case BufferStrategy.ByteArray: SendNewArrays(count); break;
             case BufferStrategy.ArrayPool: SendPooledArrays(count); break;
             case BufferStrategy.Message: SendMessages(count); break;
+            case BufferStrategy.MessageZeroCopy: SendZeroCopy(count); break;
             default: throw new ArgumentOutOfRangeException(nameof(_strategy), _strategy, null);
         }
     }
@@ -131,6 +132,21 @@ public sealed class PayloadSender : IDisposable
             {
                 pool.Return(rented);
             }
+        }
+    }
+
+    private void SendZeroCopy(int count)
+    {
+        Socket socket = _socket;
+        ReadOnlyMemory<byte> payload = _payload;
+        for (int i = 0; i < count; i++)
+        {
+            if (_routed)
+            {
+                socket.Send(SocketPair.ReceiverRoutingId, SendFlags.SendMore);
+            }
+
+            socket.SendZeroCopy(payload);
         }
     }
 
