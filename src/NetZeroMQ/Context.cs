@@ -137,7 +137,8 @@ namespace NetZeroMQ
                 // -1 is libzmq's error return, but also a legitimate value of the thread options (the OS default).
                 if (value == -1 && !CanBeNegative(option))
                 {
-                    ZmqThrow.LastError("zmq_ctx_get", option: option.ToString());
+                    // Read errno before option.ToString(): the first Enum.ToString in a process overwrites it.
+                    ZmqThrow.Error(Interop.Zmq.zmq_errno(), "zmq_ctx_get", option: option.ToString());
                 }
 
                 return value;
@@ -165,7 +166,7 @@ namespace NetZeroMQ
             {
                 if (Interop.Zmq.zmq_ctx_set(context, (int)option, value) != 0)
                 {
-                    ZmqThrow.LastError("zmq_ctx_set", option: option.ToString());
+                    ZmqThrow.Error(Interop.Zmq.zmq_errno(), "zmq_ctx_set", option: option.ToString());
                 }
             }
             finally

@@ -57,7 +57,8 @@ namespace NetZeroMQ
                 nint socket = Interop.Zmq.zmq_socket(nativeContext, (int)type);
                 if (socket == 0)
                 {
-                    ZmqThrow.LastError("zmq_socket", option: type.ToString());
+                    // Read errno before type.ToString(): the first Enum.ToString in a process overwrites it.
+                    ZmqThrow.Error(Interop.Zmq.zmq_errno(), "zmq_socket", option: type.ToString());
                 }
 
                 _handle = new SocketHandle(context.Handle, socket);

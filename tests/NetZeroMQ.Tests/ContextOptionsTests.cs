@@ -1,0 +1,131 @@
+using System;
+using Xunit;
+
+namespace NetZeroMQ.Tests
+{
+    public class ContextOptionsTests
+    {
+        [Fact]
+        public void DefaultLinger_Negative_ThrowsArgumentOutOfRange()
+        {
+            using var context = new Context();
+
+            Assert.Throws<ArgumentOutOfRangeException>(() => context.DefaultLinger = TimeSpan.FromSeconds(-2));
+            Assert.Equal(Context.StandardLinger, context.DefaultLinger);
+        }
+
+        [Fact]
+        public void ContextOptions_ReadWrite_RoundTripThroughPropertiesAndOptions()
+        {
+            using var context = new Context();
+
+            context.IOThreads = 2;
+            context.MaxSockets = 512;
+            context.MaxMessageSize = 1 << 20;
+            context.IPv6 = true;
+            context.SetOption(ContextOption.ThreadNamePrefix, 7);
+            context.SetOption(ContextOption.ZeroCopyReceive, 0);
+            context.SetOption(ContextOption.Blocky, 0);
+            context.SetOption(ContextOption.ThreadSchedulingPolicy, 0);
+
+            Assert.Equal(2, context.IOThreads);
+            Assert.Equal(2, context.GetOption(ContextOption.IOThreads));
+            Assert.Equal(512, context.MaxSockets);
+            Assert.Equal(1 << 20, context.MaxMessageSize);
+            Assert.Equal(1 << 20, context.GetOption(ContextOption.MaxMessageSize));
+            Assert.True(context.IPv6);
+            Assert.Equal(1, context.GetOption(ContextOption.IPv6));
+            Assert.Equal(7, context.GetOption(ContextOption.ThreadNamePrefix));
+            Assert.Equal(0, context.GetOption(ContextOption.ZeroCopyReceive));
+            Assert.Equal(0, context.GetOption(ContextOption.Blocky));
+            Assert.Equal(0, context.GetOption(ContextOption.ThreadSchedulingPolicy));
+        }
+
+        [Fact]
+        public void ContextOptions_Defaults_AreLibzmqs()
+        {
+            using var context = new Context();
+
+            Assert.Equal(1, context.IOThreads);
+            Assert.Equal(1023, context.MaxSockets);
+            Assert.Equal(int.MaxValue, context.MaxMessageSize);
+            Assert.False(context.IPv6);
+            Assert.Equal(64, context.GetOption(ContextOption.MessageStructSize));
+            Assert.True(context.SocketLimit >= context.MaxSockets);
+            Assert.Equal(-1, context.GetOption(ContextOption.ThreadSchedulingPolicy));
+        }
+
+        [Fact]
+        public void ContextIPv6_SetBeforeSocket_BecomesTheSocketsDefault()
+        {
+            using var context = new Context { DefaultLinger = TimeSpan.Zero, IPv6 = true };
+            using var socket = new Socket(context, SocketType.Dealer);
+
+            Assert.True(socket.GetOption(SocketOptions.IPv6));
+        }
+
+        [Theory]
+        [InlineData(ContextOption.ThreadAffinityCpuAdd)]
+        [InlineData(ContextOption.ThreadAffinityCpuRemove)]
+        public void ContextGetOption_WriteOnly_ThrowsInvalidOperation(ContextOption option)
+        {
+            using var context = new Context();
+
+            var e = Assert.Throws<InvalidOperationException>(() => context.GetOption(option));
+
+            Assert.Contains(option.ToString(), e.Message);
+        }
+
+        [Fact]
+        public void ContextSetOption_ReadOnly_ThrowsInvalidOperation()
+        {
+            using var context = new Context();
+
+            Assert.Throws<InvalidOperationException>(() => context.SetOption(ContextOption.MessageStructSize, 128));
+            Assert.Equal(64, context.GetOption(ContextOption.MessageStructSize));
+        }
+
+        [Fact]
+        public void ContextSetOption_WriteOnlyAffinity_Accepted()
+        {
+            using var context = new Context();
+
+            context.SetOption(ContextOption.ThreadAffinityCpuAdd, 0);
+            context.SetOption(ContextOption.ThreadAffinityCpuRemove, 0);
+        }
+
+        [Fact]
+        public void ContextSetOption_InvalidValue_ThrowsInvalidArgumentNamingTheOption()
+        {
+            using var context = new Context();
+
+            ZmqException e = Assert.Throws<ZmqException>(() => context.SetOption(ContextOption.MaxSockets, 0));
+
+            Assert.Equal(ZmqError.InvalidArgument, e.Error);
+            Assert.Equal(nameof(ContextOption.MaxSockets), e.Option);
+            Assert.Contains(nameof(ContextOption.MaxSockets), e.Message);
+        }
+
+        [Fact]
+        public void ContextGetOption_UnknownNumber_ThrowsInvalidArgument()
+        {
+            using var context = new Context();
+
+            ZmqException e = Assert.Throws<ZmqException>(() => context.GetOption((ContextOption)9999));
+
+            Assert.Equal(ZmqError.InvalidArgument, e.Error);
+        }
+
+        [Theory]
+        [InlineData(-1)]
+        public void ContextProperties_Negative_ThrowArgumentOutOfRange(int value)
+        {
+            using var context = new Context();
+
+            Assert.Throws<ArgumentOutOfRangeException>(() => context.IOThreads = value);
+            Assert.Throws<ArgumentOutOfRangeException>(() => context.MaxSockets = value);
+            Assert.Throws<ArgumentOutOfRangeException>(() => context.MaxMessageSize = value);
+            Assert.Equal(1, context.IOThreads);
+        }
+    }
+}
