@@ -153,20 +153,37 @@ namespace NetZeroMQ
         /// <param name="option">The option.</param>
         /// <param name="value">The value.</param>
         /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
+        /// <exception cref="InvalidOperationException">The option is read-only (<see cref="ContextOption.SocketLimit"/>,
+        /// <see cref="ContextOption.MessageStructSize"/>).</exception>
         /// <exception cref="ZmqException">libzmq rejected the option or value (<see cref="ZmqError.InvalidArgument"/>).</exception>
         public void SetOption(ContextOption option, int value)
         {
-            if (option == ContextOption.MessageStructSize)
+            if (option == ContextOption.MessageStructSize || option == ContextOption.SocketLimit)
             {
-                throw new InvalidOperationException("Context option " + option + " is read-only.");
+                throw new InvalidOperationException(
+                    "Context option " + option + " is read-only." +
+                    (option == ContextOption.SocketLimit ? " (To set the I/O threads' priority, which libzmq numbers the same, use SetThreadPriority.)" : string.Empty));
             }
 
+            SetNative((int)option, option.ToString(), value);
+        }
+
+        /// <summary>
+        /// Sets the scheduling priority of the I/O threads (ZMQ_THREAD_PRIORITY, POSIX, write-only; its number is shared with the
+        /// read-only <see cref="ContextOption.SocketLimit"/>, which is why it has its own method). Set it before creating sockets.
+        /// </summary>
+        /// <param name="priority">The priority, meaningful for the scheduling policy in use.</param>
+        /// <exception cref="ZmqException">libzmq rejected the value.</exception>
+        public void SetThreadPriority(int priority) => SetNative(3, "ThreadPriority", priority);
+
+        private void SetNative(int option, string name, int value)
+        {
             nint context = AddRef(out bool added);
             try
             {
-                if (Interop.Zmq.zmq_ctx_set(context, (int)option, value) != 0)
+                if (Interop.Zmq.zmq_ctx_set(context, option, value) != 0)
                 {
-                    ZmqThrow.Error(Interop.Zmq.zmq_errno(), "zmq_ctx_set", option: option.ToString());
+                    ZmqThrow.Error(Interop.Zmq.zmq_errno(), "zmq_ctx_set", option: name);
                 }
             }
             finally

@@ -12,11 +12,11 @@ namespace NetZeroMQ
         /// <summary>Maximum number of sockets (default 1023).</summary>
         MaxSockets = 2,
 
-        /// <summary>Largest value <see cref="MaxSockets"/> may take (read-only; shares its number with <see cref="ThreadPriority"/>).</summary>
+        /// <summary>
+        /// Largest value <see cref="MaxSockets"/> may take (read-only). libzmq gives ZMQ_THREAD_PRIORITY the same number for
+        /// setting, so an enum cannot tell them apart: set the I/O threads' priority with <see cref="Context.SetThreadPriority"/>.
+        /// </summary>
         SocketLimit = 3,
-
-        /// <summary>Scheduling priority of the I/O threads (write-only, POSIX; shares its number with <see cref="SocketLimit"/>).</summary>
-        ThreadPriority = 3,
 
         /// <summary>Scheduling policy of the I/O threads (POSIX; default -1, the OS default).</summary>
         ThreadSchedulingPolicy = 4,

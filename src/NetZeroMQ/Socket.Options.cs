@@ -158,6 +158,7 @@ namespace NetZeroMQ
                 }
             }
 
+            ThrowIfInvalidRoutingId(option, value);
             fixed (byte* p = &MemoryMarshal.GetReference(value))
             {
                 SetRaw(option, name, p, value.Length);
@@ -293,22 +294,29 @@ namespace NetZeroMQ
                     "is text: decode it first; libzmq would take 32 characters typed by mistake as a binary key.)", nameof(value));
             }
 
-            if (option == SocketOptions.RoutingId.Id || option == SocketOptions.ConnectRoutingId.Id)
-            {
-                if (value.Length < 1 || value.Length > 255)
-                {
-                    throw new ArgumentException("A routing id must be 1 to 255 bytes long, not " + value.Length + ".", nameof(value));
-                }
-
-                if (value[0] == 0)
-                {
-                    throw new ArgumentException("A routing id must not start with a zero byte; libzmq reserves those for its own ids.", nameof(value));
-                }
-            }
-
+            ThrowIfInvalidRoutingId(option, value);
             fixed (byte* p = &MemoryMarshal.GetReference(value))
             {
                 SetRaw(option, name, p, value.Length);
+            }
+        }
+
+        /// <summary>libzmq's rules for routing ids (1-255 bytes; a leading zero byte is reserved for ids libzmq generates).</summary>
+        private static void ThrowIfInvalidRoutingId(int option, ReadOnlySpan<byte> value)
+        {
+            if (option != SocketOptions.RoutingId.Id && option != SocketOptions.ConnectRoutingId.Id)
+            {
+                return;
+            }
+
+            if (value.Length < 1 || value.Length > 255)
+            {
+                throw new ArgumentException("A routing id must be 1 to 255 bytes long, not " + value.Length + ".", nameof(value));
+            }
+
+            if (value[0] == 0)
+            {
+                throw new ArgumentException("A routing id must not start with a zero byte; libzmq reserves those for its own ids.", nameof(value));
             }
         }
 

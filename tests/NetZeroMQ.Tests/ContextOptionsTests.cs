@@ -127,5 +127,26 @@ namespace NetZeroMQ.Tests
             Assert.Throws<ArgumentOutOfRangeException>(() => context.MaxMessageSize = value);
             Assert.Equal(1, context.IOThreads);
         }
+
+        [Fact]
+        public void SetOption_SocketLimit_ThrowsReadOnlyAndPointsToSetThreadPriority()
+        {
+            using var context = new Context();
+            var e = Assert.Throws<InvalidOperationException>(() => context.SetOption(ContextOption.SocketLimit, 5));
+            Assert.Contains("SetThreadPriority", e.Message);
+            Assert.Equal(context.SocketLimit, context.GetOption(ContextOption.SocketLimit));
+        }
+
+        [Fact]
+        public void SetThreadPriority_ValidAndNegative_AcceptedOrRejectedAndSocketLimitUnchanged()
+        {
+            using var context = new Context();
+            int limit = context.SocketLimit;
+            context.SetThreadPriority(0);
+            var e = Assert.Throws<ZmqException>(() => context.SetThreadPriority(-5));
+            Assert.Equal(ZmqError.InvalidArgument, e.Error);
+            Assert.Equal("ThreadPriority", e.Option);
+            Assert.Equal(limit, context.SocketLimit);
+        }
     }
 }

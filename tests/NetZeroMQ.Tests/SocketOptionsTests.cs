@@ -213,6 +213,19 @@ namespace NetZeroMQ.Tests
         }
 
         [Fact]
+        public void SetOptionRaw_InvalidRoutingIds_ThrowSameArgumentExceptionsAsTypedSetter()
+        {
+            using Context context = Zmq.NewContext();
+            using Socket socket = new Socket(context, SocketType.Dealer);
+
+            Assert.Throws<ArgumentException>(() => socket.SetOptionRaw(SocketOptions.RoutingId.Id, Array.Empty<byte>()));
+            Assert.Throws<ArgumentException>(() => socket.SetOptionRaw(SocketOptions.RoutingId.Id, new byte[256]));
+            Assert.Throws<ArgumentException>(() => socket.SetOptionRaw(SocketOptions.RoutingId.Id, new byte[] { 0, 1 }));
+            socket.SetOptionRaw(SocketOptions.RoutingId.Id, new byte[] { 7, 1 });
+            Assert.Equal(new byte[] { 7, 1 }, socket.RoutingId);
+        }
+
+        [Fact]
         public void SetOptionRaw_WrongSizeForInt64Option_ThrowsArgumentException()
         {
             using Context context = Zmq.NewContext();
