@@ -50,6 +50,28 @@ namespace NetZeroMQ
             }
         }
 
+        /// <summary>
+        /// Claims the object for one call without throwing: false when it is disposed or in use by another thread (then
+        /// <paramref name="disposed"/> says which). For rare callers that must not fail, such as a monitor stopping itself.
+        /// </summary>
+        internal bool TryEnter(out bool disposed)
+        {
+            disposed = Volatile.Read(ref _disposeRequested) != 0;
+            if (disposed || Interlocked.CompareExchange(ref _busy, 1, 0) != 0)
+            {
+                return false;
+            }
+
+            if (Volatile.Read(ref _disposeRequested) != 0)
+            {
+                disposed = true;
+                Volatile.Write(ref _busy, 0);
+                return false;
+            }
+
+            return true;
+        }
+
         /// <summary>Ends a call. Returns true when a Dispose arrived during the call and this thread must now release the object.</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal bool Exit()
