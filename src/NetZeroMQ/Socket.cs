@@ -176,6 +176,9 @@ namespace NetZeroMQ
             return _guard.TryEnter(out disposed);
         }
 
+        /// <summary>The native socket, for add-ons that already hold the guard (a proxy).</summary>
+        internal nint NativeUnguarded => _socket;
+
         /// <summary>Whether zmq_close has run (the socket was disposed and no call was in flight any more).</summary>
         internal bool IsNativeClosed => _handle.IsClosed;
 
