@@ -2,6 +2,7 @@ using System;
 using System.Buffers;
 using System.Runtime.InteropServices;
 using System.Text;
+using System.Threading;
 
 namespace NetZeroMQ
 {
@@ -190,11 +191,17 @@ namespace NetZeroMQ
             }
         }
 
-        private static void ThrowIfInvalid(SendFlags flags)
+        /// <summary>Checks the flags, and that no multipart send broke off half-way on this socket (see <see cref="SendMultipart(MultipartMessage)"/>).</summary>
+        private void ThrowIfInvalid(SendFlags flags)
         {
             if ((flags & ~(SendFlags.DontWait | SendFlags.SendMore)) != 0)
             {
                 throw new ArgumentOutOfRangeException(nameof(flags), flags, "Unknown send flags.");
+            }
+
+            if (Volatile.Read(ref _brokenMultipartSend) is string broken)
+            {
+                ThrowBrokenMultipart(broken);
             }
         }
     }

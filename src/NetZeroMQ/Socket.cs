@@ -40,13 +40,19 @@ namespace NetZeroMQ
         /// <exception cref="ZmqException">libzmq refused (for example <see cref="ZmqError.TooManyOpenFiles"/> past MaxSockets, or
         /// <see cref="ZmqError.ContextTerminated"/> after <see cref="Context.Shutdown"/>).</exception>
         public Socket(Context context, SocketType type)
+            : this(context, type, allowDraft: false)
+        {
+        }
+
+        /// <summary>Creates a socket; <paramref name="allowDraft"/> admits the draft types 12-20 (see <see cref="Draft.DraftSockets"/>).</summary>
+        internal Socket(Context context, SocketType type, bool allowDraft)
         {
             if (context is null)
             {
                 throw new ArgumentNullException(nameof(context));
             }
 
-            if ((uint)type > (uint)SocketType.Stream)
+            if ((uint)type > (allowDraft ? (uint)Draft.DraftSocketType.Channel : (uint)SocketType.Stream))
             {
                 throw new ArgumentOutOfRangeException(nameof(type), type, "Not a socket type this binding supports.");
             }
@@ -176,6 +182,40 @@ namespace NetZeroMQ
         }
 
         internal bool IsDisposeRequested => _guard.IsDisposeRequested;
+
+        /// <summary>For add-ons that must not throw (a monitor stopping itself): claim the socket if it is free and alive.</summary>
+        internal bool TryEnterForCall(out nint socket, out bool disposed)
+        {
+            socket = _socket;
+            return _guard.TryEnter(out disposed);
+        }
+
+        /// <summary>The native socket, for add-ons that already hold the guard (a proxy).</summary>
+        internal nint NativeUnguarded => _socket;
+
+        /// <summary>Whether zmq_close has run (the socket was disposed and no call was in flight any more).</summary>
+        internal bool IsNativeClosed => _handle.IsClosed;
+
+        /// <summary>
+        /// Keeps the native socket from being closed for the duration of a call made without the guard (see
+        /// <see cref="SocketMonitor"/>); false if it is closed already. Pair with <see cref="ReleaseNativeReference"/>.
+        /// </summary>
+        internal bool TryAddNativeReference()
+        {
+            bool added = false;
+            try
+            {
+                _handle.DangerousAddRef(ref added);
+            }
+            catch (ObjectDisposedException)
+            {
+                return false;
+            }
+
+            return added;
+        }
+
+        internal void ReleaseNativeReference() => _handle.DangerousRelease();
 
         internal void ThrowDisposed() => ZmqThrow.Disposed(this);
     }

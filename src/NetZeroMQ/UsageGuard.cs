@@ -58,7 +58,7 @@ namespace NetZeroMQ
 
         /// <summary>
         /// Claims the object if it is free and not disposed, without throwing; for the async machinery, which must not fail
-        /// because the owner happens to be in a call right now.
+        /// because the owner happens to be in a call right now. Marks the hold as internal, so a caller's Enter waits for it.
         /// </summary>
         internal bool TryEnter()
         {
@@ -77,7 +77,29 @@ namespace NetZeroMQ
         }
 
         /// <summary>
-        /// Ends a call with a full fence, so that a flag another thread set before failing <see cref="TryEnter"/> is seen by the
+        /// Claims the object for one call without throwing: false when it is disposed or in use by another thread (then
+        /// <paramref name="disposed"/> says which). For rare callers that must not fail, such as a monitor stopping itself.
+        /// </summary>
+        internal bool TryEnter(out bool disposed)
+        {
+            disposed = Volatile.Read(ref _disposeRequested) != 0;
+            if (disposed || Interlocked.CompareExchange(ref _busy, UserCall, Free) != Free)
+            {
+                return false;
+            }
+
+            if (Volatile.Read(ref _disposeRequested) != 0)
+            {
+                disposed = true;
+                Volatile.Write(ref _busy, 0);
+                return false;
+            }
+
+            return true;
+        }
+
+        /// <summary>
+        /// Ends a call with a full fence, so that a flag another thread set before failing <see cref="TryEnter()"/> is seen by the
         /// caller's next read. Returns true when this thread must release the object (see <see cref="Exit"/>).
         /// </summary>
         internal bool ExitFenced()

@@ -1,0 +1,147 @@
+using System;
+
+namespace NetZeroMQ.Draft
+{
+    /// <summary>
+    /// The draft functions of libzmq, called through addresses found by <see cref="DraftApi"/> (never bound statically). Each
+    /// throws <see cref="NotSupportedException"/> when the loaded libzmq does not export it.
+    /// See <see href="http://api.zeromq.org/master:zmq-join">zmq_join</see>,
+    /// <see href="http://api.zeromq.org/master:zmq-msg-set-routing-id">zmq_msg_set_routing_id</see>,
+    /// <see href="http://api.zeromq.org/master:zmq-msg-set-group">zmq_msg_set_group</see>.
+    /// </summary>
+    /// <remarks>Each call is a use of its socket or message and follows their threading rules.</remarks>
+    public static unsafe class DraftExtensions
+    {
+        /// <summary>Joins a group on a DISH socket (<c>zmq_join</c>).</summary>
+        /// <param name="socket">A DISH socket.</param>
+        /// <param name="group">The group name, 1-255 UTF-8 bytes.</param>
+        /// <exception cref="NotSupportedException">The loaded libzmq lacks <c>zmq_join</c>.</exception>
+        /// <exception cref="ZmqException">libzmq refused (not a DISH socket, already joined).</exception>
+        public static void Join(this Socket socket, string group) => CallGroup(socket, group, DraftApi.ZmqJoin, "zmq_join");
+
+        /// <summary>Leaves a group on a DISH socket (<c>zmq_leave</c>).</summary>
+        /// <param name="socket">A DISH socket.</param>
+        /// <param name="group">The group name.</param>
+        /// <exception cref="NotSupportedException">The loaded libzmq lacks <c>zmq_leave</c>.</exception>
+        /// <exception cref="ZmqException">libzmq refused (not joined).</exception>
+        public static void Leave(this Socket socket, string group) => CallGroup(socket, group, DraftApi.ZmqLeave, "zmq_leave");
+
+        /// <summary>Sets the routing id a SERVER or PEER socket sends this message to (<c>zmq_msg_set_routing_id</c>).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="routingId">The peer's routing id, not 0.</param>
+        /// <exception cref="NotSupportedException">The loaded libzmq lacks it.</exception>
+        public static void SetRoutingId(this Message message, uint routingId)
+        {
+            CheckMessage(message, DraftApi.ZmqMsgSetRoutingId, "zmq_msg_set_routing_id");
+#if NET
+            void* msg = message.Enter();
+            try
+            {
+                if (((delegate* unmanaged<void*, uint, int>)DraftApi.ZmqMsgSetRoutingId)(msg, routingId) != 0)
+                {
+                    ZmqThrow.LastError("zmq_msg_set_routing_id");
+                }
+            }
+            finally
+            {
+                message.Exit();
+            }
+#endif
+        }
+
+        /// <summary>The routing id of the peer a SERVER or PEER socket received this message from (<c>zmq_msg_routing_id</c>), 0 if none.</summary>
+        /// <param name="message">The message.</param>
+        /// <returns>The routing id.</returns>
+        /// <exception cref="NotSupportedException">The loaded libzmq lacks it.</exception>
+        public static uint GetRoutingId(this Message message)
+        {
+            CheckMessage(message, DraftApi.ZmqMsgRoutingId, "zmq_msg_routing_id");
+#if NET
+            void* msg = message.Enter();
+            try
+            {
+                return ((delegate* unmanaged<void*, uint>)DraftApi.ZmqMsgRoutingId)(msg);
+            }
+            finally
+            {
+                message.Exit();
+            }
+#else
+            return 0;
+#endif
+        }
+
+        /// <summary>Sets the group a RADIO socket publishes this message to (<c>zmq_msg_set_group</c>).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="group">The group name, 1-255 UTF-8 bytes.</param>
+        /// <exception cref="NotSupportedException">The loaded libzmq lacks it.</exception>
+        public static void SetGroup(this Message message, string group)
+        {
+            CheckMessage(message, DraftApi.ZmqMsgSetGroup, "zmq_msg_set_group");
+            Utf8.ThrowIfInvalidName(group, nameof(group));
+#if NET
+            using var text = new Utf8.CString(group, stackalloc byte[Utf8.StackLimit]);
+            void* msg = message.Enter();
+            try
+            {
+                fixed (byte* p = text)
+                {
+                    if (((delegate* unmanaged<void*, byte*, int>)DraftApi.ZmqMsgSetGroup)(msg, p) != 0)
+                    {
+                        ZmqThrow.LastError("zmq_msg_set_group");
+                    }
+                }
+            }
+            finally
+            {
+                message.Exit();
+            }
+#endif
+        }
+
+        private static void CheckMessage(Message message, nint function, string name)
+        {
+            if (message is null)
+            {
+                throw new ArgumentNullException(nameof(message));
+            }
+
+            if (function == 0)
+            {
+                DraftApi.ThrowUnavailable(name);
+            }
+        }
+
+        private static void CallGroup(Socket socket, string group, nint function, string name)
+        {
+            if (socket is null)
+            {
+                throw new ArgumentNullException(nameof(socket));
+            }
+
+            Utf8.ThrowIfInvalidName(group, nameof(group));
+            if (function == 0)
+            {
+                DraftApi.ThrowUnavailable(name);
+            }
+#if NET
+            using var text = new Utf8.CString(group, stackalloc byte[Utf8.StackLimit]);
+            nint native = socket.EnterForPoll();
+            try
+            {
+                fixed (byte* p = text)
+                {
+                    if (((delegate* unmanaged<nint, byte*, int>)function)(native, p) != 0)
+                    {
+                        ZmqThrow.LastError(name);
+                    }
+                }
+            }
+            finally
+            {
+                socket.ExitForPoll();
+            }
+#endif
+        }
+    }
+}

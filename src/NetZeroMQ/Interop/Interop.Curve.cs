@@ -1,0 +1,26 @@
+using System.Runtime.InteropServices;
+
+namespace NetZeroMQ
+{
+    internal static unsafe partial class Interop
+    {
+        internal static unsafe partial class Zmq
+        {
+#if NET
+            /// <summary>Writes a new CURVE key pair as two 40-character Z85 strings plus NUL (41-byte buffers).</summary>
+            [LibraryImport(Libraries.Zmq)]
+            internal static partial int zmq_curve_keypair(byte* z85PublicKey, byte* z85SecretKey);
+
+            /// <summary>Decodes a NUL-terminated Z85 string (length a multiple of 5) into dest; returns dest or null.</summary>
+            [LibraryImport(Libraries.Zmq)]
+            internal static partial byte* zmq_z85_decode(byte* dest, byte* z85);
+#else
+            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            internal static extern int zmq_curve_keypair(byte* z85PublicKey, byte* z85SecretKey);
+
+            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            internal static extern byte* zmq_z85_decode(byte* dest, byte* z85);
+#endif
+        }
+    }
+}

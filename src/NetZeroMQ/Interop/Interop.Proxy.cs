@@ -1,0 +1,24 @@
+using System.Runtime.InteropServices;
+
+namespace NetZeroMQ
+{
+    internal static unsafe partial class Interop
+    {
+        internal static unsafe partial class Zmq
+        {
+#if NET
+            [LibraryImport(Libraries.Zmq)]
+            internal static partial int zmq_proxy(nint frontend, nint backend, nint capture);
+
+            [LibraryImport(Libraries.Zmq)]
+            internal static partial int zmq_proxy_steerable(nint frontend, nint backend, nint capture, nint control);
+#else
+            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            internal static extern int zmq_proxy(nint frontend, nint backend, nint capture);
+
+            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            internal static extern int zmq_proxy_steerable(nint frontend, nint backend, nint capture, nint control);
+#endif
+        }
+    }
+}

@@ -1,0 +1,54 @@
+namespace NetZeroMQ
+{
+    /// <summary>
+    /// What a <see cref="MonitorEvent"/> reports: libzmq 4.3's socket events (<c>ZMQ_EVENT_*</c>), with libzmq's numbers.
+    /// See <see href="http://api.zeromq.org/4-3:zmq-socket-monitor">zmq_socket_monitor</see>.
+    /// </summary>
+    public enum MonitorEventKind
+    {
+        /// <summary>A connection was made; <see cref="MonitorEvent.Value"/> is the file descriptor.</summary>
+        Connected = 0x0001,
+
+        /// <summary>A connect could not complete at once and is being retried in the background.</summary>
+        ConnectDelayed = 0x0002,
+
+        /// <summary>A connect is retried; <see cref="MonitorEvent.Value"/> is the reconnect interval in milliseconds.</summary>
+        ConnectRetried = 0x0004,
+
+        /// <summary>The socket is listening on an endpoint; <see cref="MonitorEvent.Value"/> is the file descriptor.</summary>
+        Listening = 0x0008,
+
+        /// <summary>A bind failed; <see cref="MonitorEvent.Value"/> is the errno (see <see cref="MonitorEvent.Error"/>).</summary>
+        BindFailed = 0x0010,
+
+        /// <summary>A connection was accepted; <see cref="MonitorEvent.Value"/> is the file descriptor.</summary>
+        Accepted = 0x0020,
+
+        /// <summary>Accepting a connection failed; <see cref="MonitorEvent.Value"/> is the errno.</summary>
+        AcceptFailed = 0x0040,
+
+        /// <summary>A connection's descriptor was closed; <see cref="MonitorEvent.Value"/> is the (now closed) descriptor.</summary>
+        Closed = 0x0080,
+
+        /// <summary>Closing a descriptor failed (IPC only); <see cref="MonitorEvent.Value"/> is the errno.</summary>
+        CloseFailed = 0x0100,
+
+        /// <summary>A session was broken (the peer went away); <see cref="MonitorEvent.Value"/> is the descriptor.</summary>
+        Disconnected = 0x0200,
+
+        /// <summary>Monitoring of the socket stopped.</summary>
+        MonitorStopped = 0x0400,
+
+        /// <summary>The ZMTP handshake failed for a reason without detail, such as a transport error; the value is the errno.</summary>
+        HandshakeFailedNoDetail = 0x0800,
+
+        /// <summary>The ZMTP handshake (including the security mechanism) succeeded.</summary>
+        HandshakeSucceeded = 0x1000,
+
+        /// <summary>The handshake failed on a protocol error; see <see cref="MonitorEvent.ProtocolError"/>.</summary>
+        HandshakeFailedProtocol = 0x2000,
+
+        /// <summary>The handshake failed because the ZAP handler refused the peer; see <see cref="MonitorEvent.ZapStatusCode"/>.</summary>
+        HandshakeFailedAuth = 0x4000,
+    }
+}

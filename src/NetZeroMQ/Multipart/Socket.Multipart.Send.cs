@@ -1,0 +1,207 @@
+using System;
+using System.Collections.Generic;
+using System.Threading;
+
+namespace NetZeroMQ
+{
+    /// <remarks>
+    /// <para><b>Why multipart sends live on <see cref="Socket"/>.</b> They are built like cppzmq's <c>zmq_addon.hpp</c>, from the
+    /// same per-frame calls as <see cref="Send(Message, SendFlags)"/>, but hold the socket's guard for the whole message: another
+    /// thread cannot slip a frame into the middle, and the socket cannot be closed between two frames.</para>
+    /// <para><b>Failure policy.</b> Every frame is validated (nulls, disposed messages, an empty list) before the first is sent,
+    /// so an argument error never leaves half a message in libzmq. libzmq checks the high-water mark only at a message's first
+    /// frame and delivers messages atomically, so once the first frame is queued the rest are queued without waiting: a failure
+    /// after frame <i>k</i> &gt; 0 means the context was shut down, the socket was disposed, a frame was disposed or used by another
+    /// thread meanwhile, or a peer's pipe broke. libzmq cannot take back the frames already queued, and whatever this socket sent
+    /// next would be glued onto them (pyzmq#669, cppzmq#117). So after such a failure the socket is marked: the exception says
+    /// so, <see cref="IsMultipartSendBroken"/> turns true, and every later send on the socket (multipart or not) throws
+    /// <see cref="InvalidOperationException"/>; receiving still works. Dispose the socket and make a new one. A failure at the
+    /// first frame (timeout, would-block, <see cref="ZmqError.InvalidState"/>, ...) sends nothing and marks nothing.</para>
+    /// </remarks>
+    public sealed unsafe partial class Socket
+    {
+        /// <summary>Test seam: called before each multipart frame with its index; an exception returned is thrown there.</summary>
+        [ThreadStatic]
+        internal static Func<int, Exception?>? t_multipartFaultForTests;
+
+        /// <summary>Set (never cleared) when a multipart send broke off after its first frame: the description of that failure.</summary>
+        private string? _brokenMultipartSend;
+
+        /// <summary>
+        /// Whether a multipart send on this socket failed after its first frame was queued; the socket then refuses every send
+        /// (see the failure policy in <see cref="SendMultipart(MultipartMessage)"/>).
+        /// </summary>
+        public bool IsMultipartSendBroken => Volatile.Read(ref _brokenMultipartSend) is not null;
+
+        /// <summary>
+        /// Sends every frame of <paramref name="message"/> as one multipart message (<c>zmq_msg_send</c> with <c>ZMQ_SNDMORE</c> on
+        /// all but the last). Blocks at the high-water mark for up to <see cref="SendTimeout"/>. On success the frames' content
+        /// belongs to libzmq and <paramref name="message"/> is left empty, its frame objects kept for reuse.
+        /// See <see href="http://api.zeromq.org/4-3:zmq-msg-send">zmq_msg_send</see>.
+        /// </summary>
+        /// <remarks>
+        /// All frames are checked before the first is sent. If libzmq fails after the first frame, the socket is marked broken:
+        /// see <see cref="IsMultipartSendBroken"/> and the failure policy on this class. On a failure at the first frame
+        /// <paramref name="message"/> is unchanged.
+        /// </remarks>
+        /// <param name="message">The frames; at least one, none disposed.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="message"/> is empty or holds a disposed frame.</exception>
+        /// <exception cref="ObjectDisposedException">The socket or <paramref name="message"/> was disposed.</exception>
+        /// <exception cref="InvalidOperationException">An earlier multipart send broke off on this socket; or a frame was disposed
+        /// or used by another thread after the first frame was sent (the socket is then marked broken).</exception>
+        /// <exception cref="ZmqException">libzmq failed; at the first frame nothing was sent, after it the message says so and the
+        /// socket is marked broken.</exception>
+        public void SendMultipart(MultipartMessage message) => SendMultipartMessage(message, dontWait: false);
+
+        /// <summary>Sends a multipart message if its first frame can be queued without blocking (the rest never block).</summary>
+        /// <param name="message">The frames; left empty on success, unchanged on false.</param>
+        /// <returns>True if the message was queued; false if the socket would block (nothing was sent).</returns>
+        /// <exception cref="ArgumentException"><paramref name="message"/> is empty or holds a disposed frame.</exception>
+        /// <exception cref="ZmqException">libzmq failed for a reason other than would-block (see <see cref="SendMultipart(MultipartMessage)"/>).</exception>
+        public bool TrySendMultipart(MultipartMessage message) => SendMultipartMessage(message, dontWait: true);
+
+        /// <summary>Sends copies of <paramref name="frames"/> as one multipart message. Arrays and lists are read once into a
+        /// pooled snapshot, validated, then sent; other sequences are enumerated once, before anything is sent.</summary>
+        /// <param name="frames">The frames, in order; at least one, none null (empty arrays are fine).</param>
+        /// <exception cref="ArgumentNullException"><paramref name="frames"/> or one of its frames is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="frames"/> is empty.</exception>
+        /// <exception cref="ZmqException">libzmq failed (see <see cref="SendMultipart(MultipartMessage)"/>).</exception>
+        public void SendMultipart(IEnumerable<byte[]> frames) => SendSnapshot(frames, dontWait: false);
+
+        /// <summary>Sends copies of <paramref name="frames"/> if the first frame can be queued without blocking.</summary>
+        /// <param name="frames">The frames, in order; at least one, none null.</param>
+        /// <returns>True if the message was queued; false if the socket would block (nothing was sent).</returns>
+        public bool TrySendMultipart(IEnumerable<byte[]> frames) => SendSnapshot(frames, dontWait: true);
+
+        /// <summary>Sends copies of <paramref name="frames"/> as one multipart message.</summary>
+        /// <param name="frames">The frames, in order; at least one.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="frames"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="frames"/> is empty.</exception>
+        public void SendMultipart(IEnumerable<ReadOnlyMemory<byte>> frames) => SendSnapshot(frames, dontWait: false);
+
+        /// <summary>Sends <paramref name="frames"/> as UTF-8 frames of one multipart message.</summary>
+        /// <param name="frames">The frames, in order; at least one, none null.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="frames"/> or one of its frames is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="frames"/> is empty.</exception>
+        public void SendMultipart(IEnumerable<string> frames) => SendSnapshot(frames, dontWait: false);
+
+        /// <summary>Sends <paramref name="frames"/> as UTF-8 frames of one multipart message: <c>socket.SendMultipart("a", "b")</c>.</summary>
+        /// <param name="frames">The frames, in order; at least one, none null.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="frames"/> or one of its frames is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="frames"/> is empty.</exception>
+        public void SendMultipart(params string[] frames) => SendSnapshot((IEnumerable<string>)frames, dontWait: false);
+
+        private bool SendMultipartMessage(MultipartMessage message, bool dontWait)
+        {
+            if (message is null)
+            {
+                throw new ArgumentNullException(nameof(message));
+            }
+
+            message.ThrowIfDisposed();
+            List<Message> list = message.Frames;
+            if (list.Count == 0)
+            {
+                throw new ArgumentException("A multipart message needs at least one frame.", nameof(message));
+            }
+
+            for (int i = 0; i < list.Count; i++)
+            {
+                if (list[i].IsDisposed)
+                {
+                    throw new ArgumentException("Frame " + i + " of the multipart message is disposed.", nameof(message));
+                }
+            }
+
+            var frames = new MessageFrames(list);
+            if (!SendFrames(ref frames, dontWait))
+            {
+                return false;
+            }
+
+            message.Clear();
+            return true;
+        }
+
+        private bool SendSnapshot<T>(IEnumerable<T> frames, bool dontWait)
+        {
+            FrameSnapshot<T> snapshot = FrameSnapshot<T>.Take(frames, nameof(frames));
+            try
+            {
+                var source = new SnapshotFrames<T>(snapshot);
+                return SendFrames(ref source, dontWait);
+            }
+            finally
+            {
+                snapshot.Return();
+            }
+        }
+
+        /// <summary>Sends validated frames under one guard; see the failure policy on this class.</summary>
+        private bool SendFrames<TFrames>(ref TFrames frames, bool dontWait)
+            where TFrames : struct, IMultipartFrames
+        {
+            ThrowIfInvalid(SendFlags.None);
+            int count = frames.Count;
+            Enter();
+            try
+            {
+                for (int i = 0; i < count; i++)
+                {
+                    int flags = i < count - 1 ? Interop.Zmq.ZMQ_SNDMORE : 0;
+                    if (i == 0)
+                    {
+                        InjectFault(0);
+                        if (!frames.Send(this, 0, dontWait ? flags | Interop.Zmq.ZMQ_DONTWAIT : flags, throwIfWouldBlock: !dontWait))
+                        {
+                            return false;
+                        }
+
+                        continue;
+                    }
+
+                    try
+                    {
+                        // Later frames never wait in libzmq (the high-water mark is checked at the first frame only), so they
+                        // are sent blocking even by TrySendMultipart: a would-block here must not abandon a half-sent message.
+                        InjectFault(i);
+                        frames.Send(this, i, flags, throwIfWouldBlock: true);
+                    }
+                    catch (Exception e) when (!(e is ObjectDisposedException && _guard.IsDisposeRequested))
+                    {
+                        throw BreakMultipartSend(i, count, e);
+                    }
+                }
+
+                return true;
+            }
+            finally
+            {
+                Exit();
+            }
+        }
+
+        private static void InjectFault(int index)
+        {
+            if (t_multipartFaultForTests is { } fault && fault(index) is { } exception)
+            {
+                throw exception;
+            }
+        }
+
+        private Exception BreakMultipartSend(int sent, int count, Exception cause)
+        {
+            string text = "A multipart send failed after " + sent + " of " + count + " frames were queued (" + cause.Message + "). " +
+                "libzmq cannot take back queued frames and would glue the next message onto them, so this socket refuses every " +
+                "further send: dispose it and create a new one (receiving still works).";
+            Volatile.Write(ref _brokenMultipartSend, text);
+            return cause is ZmqException z
+                ? new ZmqException(z.Error, z.NativeErrorNumber, text, z.Endpoint, z.Option)
+                : new InvalidOperationException(text, cause);
+        }
+
+        private static void ThrowBrokenMultipart(string broken) =>
+            throw new InvalidOperationException("This socket can no longer send. " + broken);
+    }
+}

@@ -1,0 +1,174 @@
+using System;
+using System.Buffers;
+using System.Collections.Generic;
+using System.Runtime.InteropServices;
+using System.Text;
+
+namespace NetZeroMQ
+{
+    public sealed unsafe partial class Socket
+    {
+        /// <summary>The frames of one multipart send, already validated; a struct so the send loop is specialised per source.</summary>
+        private interface IMultipartFrames
+        {
+            int Count { get; }
+
+            /// <summary>Sends frame <paramref name="index"/> (the socket's guard is held); false only for would-block.</summary>
+            bool Send(Socket socket, int index, int flags, bool throwIfWouldBlock);
+        }
+
+        private readonly struct MessageFrames : IMultipartFrames
+        {
+            private readonly List<Message> _frames;
+
+            internal MessageFrames(List<Message> frames) => _frames = frames;
+
+            public int Count => _frames.Count;
+
+            public bool Send(Socket socket, int index, int flags, bool throwIfWouldBlock)
+            {
+                Message message = _frames[index];
+                void* msg = message.Enter();
+                try
+                {
+                    var op = new MessageSend(msg);
+                    if (socket.Transfer(ref op, flags, throwIfWouldBlock) < 0)
+                    {
+                        return false;
+                    }
+
+                    message.OnSent();
+                    return true;
+                }
+                finally
+                {
+                    message.Exit();
+                }
+            }
+        }
+
+        private readonly struct SnapshotFrames<T> : IMultipartFrames
+        {
+            private readonly FrameSnapshot<T> _snapshot;
+
+            internal SnapshotFrames(FrameSnapshot<T> snapshot) => _snapshot = snapshot;
+
+            public int Count => _snapshot.Count;
+
+            public bool Send(Socket socket, int index, int flags, bool throwIfWouldBlock)
+            {
+                T item = _snapshot.Items[index];
+                if (typeof(T) == typeof(ReadOnlyMemory<byte>))
+                {
+                    return socket.SendBytesUnguarded(((ReadOnlyMemory<byte>)(object)item!).Span, flags, throwIfWouldBlock);
+                }
+
+                if (typeof(T) == typeof(string))
+                {
+                    return socket.SendTextUnguarded((string)(object)item!, flags, throwIfWouldBlock);
+                }
+
+                return socket.SendBytesUnguarded((byte[])(object)item!, flags, throwIfWouldBlock);
+            }
+        }
+
+        /// <summary>The frames of a sequence, copied into a pooled array and checked before anything is sent.</summary>
+        private readonly struct FrameSnapshot<T>
+        {
+            internal readonly T[] Items;
+            internal readonly int Count;
+
+            private FrameSnapshot(T[] items, int count)
+            {
+                Items = items;
+                Count = count;
+            }
+
+            internal static FrameSnapshot<T> Take(IEnumerable<T> frames, string paramName)
+            {
+                if (frames is null)
+                {
+                    throw new ArgumentNullException(paramName);
+                }
+
+                T[] items;
+                int count;
+                if (frames is ICollection<T> collection)
+                {
+                    count = collection.Count;
+                    items = ArrayPool<T>.Shared.Rent(Math.Max(count, 1));
+                    collection.CopyTo(items, 0);
+                }
+                else
+                {
+                    // Enumerate exactly once, before any frame is sent: an enumerator that throws sends nothing.
+                    var list = new List<T>(frames);
+                    count = list.Count;
+                    items = ArrayPool<T>.Shared.Rent(Math.Max(count, 1));
+                    list.CopyTo(items, 0);
+                }
+
+                var snapshot = new FrameSnapshot<T>(items, count);
+                try
+                {
+                    if (count == 0)
+                    {
+                        throw new ArgumentException("A multipart message needs at least one frame.", paramName);
+                    }
+
+                    for (int i = 0; i < count; i++)
+                    {
+                        if (items[i] is null)
+                        {
+                            throw new ArgumentNullException(paramName, "Frame " + i + " of the multipart message is null.");
+                        }
+                    }
+                }
+                catch
+                {
+                    snapshot.Return();
+                    throw;
+                }
+
+                return snapshot;
+            }
+
+            internal void Return() => ArrayPool<T>.Shared.Return(Items, clearArray: !typeof(T).IsValueType || typeof(T) == typeof(ReadOnlyMemory<byte>));
+        }
+
+        private bool SendBytesUnguarded(ReadOnlySpan<byte> data, int flags, bool throwIfWouldBlock)
+        {
+            fixed (byte* p = &MemoryMarshal.GetReference(data))
+            {
+                var op = new BufferSend(p, data.Length);
+                return Transfer(ref op, flags, throwIfWouldBlock) >= 0;
+            }
+        }
+
+        private bool SendTextUnguarded(string text, int flags, bool throwIfWouldBlock)
+        {
+            byte[]? rented = null;
+            Span<byte> buffer = Encoding.UTF8.GetMaxByteCount(text.Length) <= Utf8.StackLimit
+                ? stackalloc byte[Utf8.StackLimit]
+                : (rented = ArrayPool<byte>.Shared.Rent(Encoding.UTF8.GetByteCount(text)));
+            try
+            {
+                int length;
+                fixed (char* chars = text)
+                fixed (byte* bytes = &MemoryMarshal.GetReference(buffer))
+                {
+                    length = Encoding.UTF8.GetBytes(chars, text.Length, bytes, buffer.Length);
+                }
+
+                return SendBytesUnguarded(buffer.Slice(0, length), flags, throwIfWouldBlock);
+            }
+            finally
+            {
+                if (rented is not null)
+                {
+                    ArrayPool<byte>.Shared.Return(rented);
+                }
+            }
+        }
+    }
+}
