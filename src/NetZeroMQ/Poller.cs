@@ -24,9 +24,12 @@ namespace NetZeroMQ
         private readonly List<PollEvents> _requested = new List<PollEvents>();
         private readonly List<WakerHandle?> _wakers = new List<WakerHandle?>();
         private PollEvents[] _returned = Array.Empty<PollEvents>();
-        private void* _items;
+        private nint _items;
         private int _capacity;
-        private int _disposed;
+        private UsageGuard _guard;
+
+        /// <summary>Lets Dispose from another thread end a poll in progress (null on Windows, where polls wait in slices).</summary>
+        private readonly WakerHandle? _waker = WakerHandle.TryCreate();
 
         /// <summary>The number of sockets registered.</summary>
         public int Count => _sockets.Count;
@@ -43,13 +46,25 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentException">The socket is already registered, or <paramref name="events"/> is empty or unknown.</exception>
         public int Add(Socket socket, PollEvents events)
         {
-            ThrowIfDisposed();
             if (socket is null)
             {
                 throw new ArgumentNullException(nameof(socket));
             }
 
             ThrowIfInvalid(events);
+            _guard.Enter(this);
+            try
+            {
+                return AddUnguarded(socket, events);
+            }
+            finally
+            {
+                Exit();
+            }
+        }
+
+        private int AddUnguarded(Socket socket, PollEvents events)
+        {
             if (_sockets.Contains(socket))
             {
                 throw new ArgumentException("The socket is already registered with this poller.", nameof(socket));
@@ -64,7 +79,7 @@ namespace NetZeroMQ
             _requested.Add(events);
             _wakers.Add(socket.GetOrCreateWaker());
             Array.Resize(ref _returned, _sockets.Count);
-            EnsureCapacity(_sockets.Count * 2);
+            EnsureCapacity((_sockets.Count * 2) + 1);
             return _sockets.Count - 1;
         }
 
@@ -73,9 +88,16 @@ namespace NetZeroMQ
         /// <param name="events">What to wait for.</param>
         public void Update(int index, PollEvents events)
         {
-            ThrowIfDisposed();
             ThrowIfInvalid(events);
-            _requested[index] = events;
+            _guard.Enter(this);
+            try
+            {
+                _requested[index] = events;
+            }
+            finally
+            {
+                Exit();
+            }
         }
 
         /// <summary>Unregisters a socket; the indexes of the sockets after it move down by one.</summary>
@@ -83,18 +105,25 @@ namespace NetZeroMQ
         /// <returns>True if it was registered.</returns>
         public bool Remove(Socket socket)
         {
-            ThrowIfDisposed();
-            int index = _sockets.IndexOf(socket);
-            if (index < 0)
+            _guard.Enter(this);
+            try
             {
-                return false;
-            }
+                int index = _sockets.IndexOf(socket);
+                if (index < 0)
+                {
+                    return false;
+                }
 
-            _sockets.RemoveAt(index);
-            _requested.RemoveAt(index);
-            _wakers.RemoveAt(index);
-            Array.Resize(ref _returned, _sockets.Count);
-            return true;
+                _sockets.RemoveAt(index);
+                _requested.RemoveAt(index);
+                _wakers.RemoveAt(index);
+                Array.Resize(ref _returned, _sockets.Count);
+                return true;
+            }
+            finally
+            {
+                Exit();
+            }
         }
 
         /// <summary>
@@ -112,13 +141,26 @@ namespace NetZeroMQ
         /// <returns>The number of sockets that are ready (0 on timeout).</returns>
         public int Poll(int timeoutMilliseconds)
         {
-            ThrowIfDisposed();
             if (timeoutMilliseconds < -1)
             {
                 throw new ArgumentOutOfRangeException(nameof(timeoutMilliseconds), timeoutMilliseconds, "Use -1 for no limit.");
             }
 
+            _guard.Enter(this);
+            try
+            {
+                return PollUnguarded(timeoutMilliseconds);
+            }
+            finally
+            {
+                Exit();
+            }
+        }
+
+        private int PollUnguarded(int timeoutMilliseconds)
+        {
             int count = _sockets.Count;
+            EnsureCapacity((count * 2) + 1);
             int entered = 0;
             try
             {
@@ -138,6 +180,11 @@ namespace NetZeroMQ
                     }
                 }
 
+                if (_waker is not null)
+                {
+                    SetItem(items++, 0, _waker.ReadFd, Interop.Zmq.ZMQ_POLLIN);
+                }
+
                 return Wait(count, items, timeoutMilliseconds);
             }
             finally
@@ -152,35 +199,64 @@ namespace NetZeroMQ
         /// <summary>What the last poll found for a socket.</summary>
         /// <param name="index">The socket's index.</param>
         /// <returns>The ready events (a subset of those asked for).</returns>
-        public PollEvents GetReturnedEvents(int index) => _returned[index];
+        public PollEvents GetReturnedEvents(int index)
+        {
+            ThrowIfDisposed();
+            return _returned[index];
+        }
 
         /// <summary>Whether the last poll found the socket readable.</summary>
         /// <param name="index">The socket's index.</param>
         /// <returns>True if a receive would not block.</returns>
-        public bool IsReadable(int index) => (_returned[index] & PollEvents.In) != 0;
+        public bool IsReadable(int index) => (GetReturnedEvents(index) & PollEvents.In) != 0;
 
         /// <summary>Whether the last poll found the socket writable.</summary>
         /// <param name="index">The socket's index.</param>
         /// <returns>True if a send would not block.</returns>
-        public bool IsWritable(int index) => (_returned[index] & PollEvents.Out) != 0;
+        public bool IsWritable(int index) => (GetReturnedEvents(index) & PollEvents.Out) != 0;
 
-        /// <summary>Frees the poll set. The sockets are not disposed.</summary>
+        /// <summary>
+        /// Frees the poll set; the sockets are not disposed. Callable from any thread: a poll in progress on another thread ends
+        /// with <see cref="ObjectDisposedException"/> and that thread frees the set as it leaves.
+        /// </summary>
         public void Dispose()
         {
-            if (Interlocked.Exchange(ref _disposed, 1) != 0)
+            if (_guard.RequestDispose())
             {
-                return;
+                FreeNative();
+            }
+            else
+            {
+                _waker?.Signal();
             }
 
-            Marshal.FreeHGlobal((IntPtr)_items);
-            _items = null;
             GC.SuppressFinalize(this);
         }
 
         /// <summary>Frees the poll set of a poller that was not disposed.</summary>
         ~Poller()
         {
-            Marshal.FreeHGlobal((IntPtr)_items);
+            FreeNative();
+        }
+
+        private void Exit()
+        {
+            if (_guard.Exit())
+            {
+                FreeNative();
+            }
+        }
+
+        /// <summary>Runs once, after the last call: frees the native poll items and the waker.</summary>
+        private void FreeNative()
+        {
+            nint items = Interlocked.Exchange(ref _items, IntPtr.Zero);
+            if (items != 0)
+            {
+                Marshal.FreeHGlobal(items);
+            }
+
+            _waker?.Dispose();
         }
 
         private int Wait(int sockets, int items, int timeoutMs)
@@ -195,13 +271,13 @@ namespace NetZeroMQ
                     wait = (int)Math.Max(0, timeoutMs - elapsed);
                 }
 
-                if (items == sockets && (wait < 0 || wait > Socket.UninterruptibleSliceMs))
+                if (!WakerHandle.IsSupported && (wait < 0 || wait > Socket.UninterruptibleSliceMs))
                 {
                     // No wakers on this platform: wait in slices so that a Dispose elsewhere is noticed.
                     wait = Socket.UninterruptibleSliceMs;
                 }
 
-                int rc = Interop.Zmq.zmq_poll(_items, items, wait);
+                int rc = Interop.Zmq.zmq_poll((void*)_items, items, wait);
                 if (rc < 0)
                 {
                     int errno = Interop.Zmq.zmq_errno();
@@ -211,6 +287,11 @@ namespace NetZeroMQ
                     }
 
                     ZmqThrow.Error(errno, "zmq_poll");
+                }
+
+                if (_guard.IsDisposeRequested)
+                {
+                    ZmqThrow.Disposed(this);
                 }
 
                 for (int i = 0; i < sockets; i++)
@@ -264,13 +345,13 @@ namespace NetZeroMQ
 
             int capacity = Math.Max(items, Math.Max(8, _capacity * 2));
             int size = s_windows ? sizeof(Interop.Zmq.PollItemWindows) : sizeof(Interop.Zmq.PollItemPosix);
-            _items = (void*)Marshal.ReAllocHGlobal((IntPtr)_items == IntPtr.Zero ? Marshal.AllocHGlobal(1) : (IntPtr)_items, (IntPtr)(capacity * size));
+            _items = Marshal.ReAllocHGlobal(_items == 0 ? Marshal.AllocHGlobal(1) : _items, (IntPtr)(capacity * size));
             _capacity = capacity;
         }
 
         private void ThrowIfDisposed()
         {
-            if (Volatile.Read(ref _disposed) != 0)
+            if (_guard.IsDisposeRequested)
             {
                 ZmqThrow.Disposed(this);
             }
