@@ -29,11 +29,11 @@ namespace NetZeroMQ
         private int _disposed;
 
         /// <summary>The number of sockets registered.</summary>
-        public int Count => _sockets.Count;
+        public int Count => ThrowIfDisposedThen(_sockets).Count;
 
         /// <summary>The socket registered at <paramref name="index"/>.</summary>
         /// <param name="index">The index <see cref="Add"/> returned.</param>
-        public Socket this[int index] => _sockets[index];
+        public Socket this[int index] => ThrowIfDisposedThen(_sockets)[index];
 
         /// <summary>Registers a socket.</summary>
         /// <param name="socket">The socket.</param>
@@ -152,17 +152,17 @@ namespace NetZeroMQ
         /// <summary>What the last poll found for a socket.</summary>
         /// <param name="index">The socket's index.</param>
         /// <returns>The ready events (a subset of those asked for).</returns>
-        public PollEvents GetReturnedEvents(int index) => _returned[index];
+        public PollEvents GetReturnedEvents(int index) => ThrowIfDisposedThen(_returned)[index];
 
         /// <summary>Whether the last poll found the socket readable.</summary>
         /// <param name="index">The socket's index.</param>
         /// <returns>True if a receive would not block.</returns>
-        public bool IsReadable(int index) => (_returned[index] & PollEvents.In) != 0;
+        public bool IsReadable(int index) => (ThrowIfDisposedThen(_returned)[index] & PollEvents.In) != 0;
 
         /// <summary>Whether the last poll found the socket writable.</summary>
         /// <param name="index">The socket's index.</param>
         /// <returns>True if a send would not block.</returns>
-        public bool IsWritable(int index) => (_returned[index] & PollEvents.Out) != 0;
+        public bool IsWritable(int index) => (ThrowIfDisposedThen(_returned)[index] & PollEvents.Out) != 0;
 
         /// <summary>Frees the poll set. The sockets are not disposed.</summary>
         public void Dispose()
@@ -274,6 +274,12 @@ namespace NetZeroMQ
             {
                 ZmqThrow.Disposed(this);
             }
+        }
+
+        private T ThrowIfDisposedThen<T>(T value)
+        {
+            ThrowIfDisposed();
+            return value;
         }
 
         private static void ThrowIfInvalid(PollEvents events)
