@@ -33,21 +33,22 @@ namespace NetZeroMQ
         /// <summary>Whether <see cref="RequestDispose"/> has been called.</summary>
         internal bool IsDisposeRequested => Volatile.Read(ref _disposeRequested) != 0;
 
-        /// <summary>Claims the object for one call; throws <see cref="System.ObjectDisposedException"/> or
-        /// <see cref="System.InvalidOperationException"/> (concurrent use) with <paramref name="owner"/> named.</summary>
+        /// <summary>
+        /// Claims the object for one call; throws <see cref="System.InvalidOperationException"/> (concurrent use) with
+        /// <paramref name="owner"/> named. Returns false when the object was disposed: the claim is then still held, and the
+        /// caller must <see cref="Exit"/> (releasing the object if that returns true) and throw
+        /// <see cref="System.ObjectDisposedException"/>. A Dispose that lands between the claim and the check has left the
+        /// release to this thread, so simply dropping the claim here would leak the native object.
+        /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        internal void Enter(object owner)
+        internal bool Enter(object owner)
         {
             if (Interlocked.CompareExchange(ref _busy, 1, 0) != 0)
             {
                 ZmqThrow.ConcurrentUse(owner);
             }
 
-            if (Volatile.Read(ref _disposeRequested) != 0)
-            {
-                Volatile.Write(ref _busy, 0);
-                ZmqThrow.Disposed(owner);
-            }
+            return Volatile.Read(ref _disposeRequested) == 0;
         }
 
         /// <summary>Ends a call. Returns true when a Dispose arrived during the call and this thread must now release the object.</summary>
