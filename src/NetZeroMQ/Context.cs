@@ -146,7 +146,7 @@ namespace NetZeroMQ
                 // -1 is libzmq's error return, but also a legitimate value of the thread options (the OS default).
                 if (value == -1 && !CanBeNegative(option))
                 {
-                    ZmqThrow.LastError("zmq_ctx_get", option: option.ToString());
+                    ZmqThrow.Error(Interop.Zmq.zmq_errno(), "zmq_ctx_get", option: option.ToString());
                 }
 
                 return value;
@@ -174,7 +174,7 @@ namespace NetZeroMQ
             {
                 if (Interop.Zmq.zmq_ctx_set(context, (int)option, value) != 0)
                 {
-                    ZmqThrow.LastError("zmq_ctx_set", option: option.ToString());
+                    ZmqThrow.Error(Interop.Zmq.zmq_errno(), "zmq_ctx_set", option: option.ToString());
                 }
             }
             finally

@@ -221,7 +221,7 @@ namespace NetZeroMQ
             nuint length = (nuint)size;
             if (Interop.Zmq.zmq_getsockopt(_socket, option, value, &length) != 0)
             {
-                ZmqThrow.LastError("zmq_getsockopt", option: name ?? option.ToString(System.Globalization.CultureInfo.InvariantCulture));
+                ZmqThrow.Error(Interop.Zmq.zmq_errno(), "zmq_getsockopt", option: name ?? option.ToString(System.Globalization.CultureInfo.InvariantCulture));
             }
         }
 

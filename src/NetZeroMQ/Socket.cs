@@ -57,7 +57,7 @@ namespace NetZeroMQ
                 nint socket = Interop.Zmq.zmq_socket(nativeContext, (int)type);
                 if (socket == 0)
                 {
-                    ZmqThrow.LastError("zmq_socket", option: type.ToString());
+                    ZmqThrow.Error(Interop.Zmq.zmq_errno(), "zmq_socket", option: type.ToString());
                 }
 
                 _handle = new SocketHandle(context.Handle, socket);
