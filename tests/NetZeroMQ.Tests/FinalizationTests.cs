@@ -30,7 +30,8 @@ namespace NetZeroMQ.Tests
             int reapersBefore = CountLibzmqReaperThreads();
             int port = ContextLifetimeTests.UnusedTcpPort();
             WeakReference[] abandoned = Enumerable.Range(0, 4).Select(_ => Abandon(port)).ToArray();
-            Assert.True(CountLibzmqReaperThreads() >= reapersBefore + abandoned.Length, "the abandoned contexts were not running");
+            // (Other tests' contexts may still be finishing their termination, so only a lower bound holds here.)
+            Assert.True(CountLibzmqReaperThreads() >= abandoned.Length, "the abandoned contexts were not running");
             s_holder = null; // from here on nothing references them
 
             // A finalizer that blocked (zmq_ctx_term waiting for an infinite linger) would stall WaitForPendingFinalizers for
