@@ -30,7 +30,14 @@ namespace NetZeroMQ.Tests
             int reapersBefore = CountLibzmqReaperThreads();
             int port = ContextLifetimeTests.UnusedTcpPort();
             WeakReference[] abandoned = Enumerable.Range(0, 4).Select(_ => Abandon(port)).ToArray();
-            // (Other tests' contexts may still be finishing their termination, so only a lower bound holds here.)
+            // A libzmq thread names itself once it runs, so give the new ones a moment. (Other tests' contexts may still be
+            // finishing their termination, so only a lower bound holds here.)
+            var started = Stopwatch.StartNew();
+            while (CountLibzmqReaperThreads() < abandoned.Length && started.Elapsed < FinalizerBound)
+            {
+                Thread.Sleep(10);
+            }
+
             Assert.True(CountLibzmqReaperThreads() >= abandoned.Length, "the abandoned contexts were not running");
             s_holder = null; // from here on nothing references them
 
