@@ -76,8 +76,17 @@ namespace NetZeroMQ
         /// </summary>
         public TimeSpan DefaultLinger
         {
-            get => Milliseconds.ToTimeSpan(Volatile.Read(ref _defaultLingerMs));
-            set => Volatile.Write(ref _defaultLingerMs, Milliseconds.FromTimeSpan(value, nameof(value)));
+            get
+            {
+                ThrowIfDisposed();
+                return Milliseconds.ToTimeSpan(Volatile.Read(ref _defaultLingerMs));
+            }
+
+            set
+            {
+                ThrowIfDisposed();
+                Volatile.Write(ref _defaultLingerMs, Milliseconds.FromTimeSpan(value, nameof(value)));
+            }
         }
 
         /// <summary>Number of I/O threads. Set it before the first socket is created.</summary>
@@ -312,6 +321,14 @@ namespace NetZeroMQ
             }
 
             return open;
+        }
+
+        private void ThrowIfDisposed()
+        {
+            if (Volatile.Read(ref _disposed) != 0)
+            {
+                ZmqThrow.Disposed(this);
+            }
         }
 
         private static bool CanBeNegative(ContextOption option) =>

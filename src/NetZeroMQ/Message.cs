@@ -203,8 +203,20 @@ namespace NetZeroMQ
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal void* Enter()
         {
-            _guard.Enter(this);
+            if (!_guard.Enter(this))
+            {
+                ExitAndThrowDisposed();
+            }
+
             return _msg;
+        }
+
+        /// <summary>Enter found the message disposed: drop the claim (releasing it if the Dispose left that to us) and throw.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void ExitAndThrowDisposed()
+        {
+            Exit();
+            ZmqThrow.Disposed(this);
         }
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]

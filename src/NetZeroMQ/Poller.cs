@@ -32,11 +32,11 @@ namespace NetZeroMQ
         private readonly WakerHandle? _waker = WakerHandle.TryCreate();
 
         /// <summary>The number of sockets registered.</summary>
-        public int Count => _sockets.Count;
+        public int Count => ThrowIfDisposedThen(_sockets).Count;
 
         /// <summary>The socket registered at <paramref name="index"/>.</summary>
         /// <param name="index">The index <see cref="Add"/> returned.</param>
-        public Socket this[int index] => _sockets[index];
+        public Socket this[int index] => ThrowIfDisposedThen(_sockets)[index];
 
         /// <summary>Registers a socket.</summary>
         /// <param name="socket">The socket.</param>
@@ -52,7 +52,7 @@ namespace NetZeroMQ
             }
 
             ThrowIfInvalid(events);
-            _guard.Enter(this);
+            Enter();
             try
             {
                 return AddUnguarded(socket, events);
@@ -89,7 +89,7 @@ namespace NetZeroMQ
         public void Update(int index, PollEvents events)
         {
             ThrowIfInvalid(events);
-            _guard.Enter(this);
+            Enter();
             try
             {
                 _requested[index] = events;
@@ -105,7 +105,7 @@ namespace NetZeroMQ
         /// <returns>True if it was registered.</returns>
         public bool Remove(Socket socket)
         {
-            _guard.Enter(this);
+            Enter();
             try
             {
                 int index = _sockets.IndexOf(socket);
@@ -146,7 +146,7 @@ namespace NetZeroMQ
                 throw new ArgumentOutOfRangeException(nameof(timeoutMilliseconds), timeoutMilliseconds, "Use -1 for no limit.");
             }
 
-            _guard.Enter(this);
+            Enter();
             try
             {
                 return PollUnguarded(timeoutMilliseconds);
@@ -237,6 +237,16 @@ namespace NetZeroMQ
         ~Poller()
         {
             FreeNative();
+        }
+
+        private void Enter()
+        {
+            if (!_guard.Enter(this))
+            {
+                // Disposed, possibly by a Dispose that left the release to this thread: exit (releasing) before throwing.
+                Exit();
+                ZmqThrow.Disposed(this);
+            }
         }
 
         private void Exit()
@@ -355,6 +365,12 @@ namespace NetZeroMQ
             {
                 ZmqThrow.Disposed(this);
             }
+        }
+
+        private T ThrowIfDisposedThen<T>(T value)
+        {
+            ThrowIfDisposed();
+            return value;
         }
 
         private static void ThrowIfInvalid(PollEvents events)

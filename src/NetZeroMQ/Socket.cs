@@ -125,8 +125,20 @@ namespace NetZeroMQ
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private nint Enter()
         {
-            _guard.Enter(this);
+            if (!_guard.Enter(this))
+            {
+                ExitAndThrowDisposed();
+            }
+
             return _socket;
+        }
+
+        /// <summary>Enter found the socket disposed: drop the claim (closing the socket if the Dispose left that to us) and throw.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void ExitAndThrowDisposed()
+        {
+            Exit();
+            ThrowDisposed();
         }
 
         /// <summary>Ends a native call; closes the socket if a Dispose arrived meanwhile.</summary>

@@ -38,10 +38,15 @@ namespace NetZeroMQ
         /// <summary>Whether <see cref="RequestDispose"/> has been called.</summary>
         internal bool IsDisposeRequested => Volatile.Read(ref _disposeRequested) != 0;
 
-        /// <summary>Claims the object for one call; throws <see cref="System.ObjectDisposedException"/> or
-        /// <see cref="System.InvalidOperationException"/> (concurrent use) with <paramref name="owner"/> named.</summary>
+        /// <summary>
+        /// Claims the object for one call; throws <see cref="System.InvalidOperationException"/> (concurrent use) with
+        /// <paramref name="owner"/> named. Returns false when the object was disposed: the claim is then still held, and the
+        /// caller must <see cref="Exit"/> (releasing the object if that returns true) and throw
+        /// <see cref="System.ObjectDisposedException"/>. A Dispose that lands between the claim and the check has left the
+        /// release to this thread, so simply dropping the claim here would leak the native object.
+        /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        internal void Enter(object owner)
+        internal bool Enter(object owner)
         {
             int prior = Interlocked.CompareExchange(ref _busy, UserCall, Free);
             if (prior != Free)
@@ -49,53 +54,26 @@ namespace NetZeroMQ
                 EnterContended(owner, prior);
             }
 
-            if (Volatile.Read(ref _disposeRequested) != 0)
-            {
-                Volatile.Write(ref _busy, 0);
-                ZmqThrow.Disposed(owner);
-            }
+            return Volatile.Read(ref _disposeRequested) == 0;
         }
 
         /// <summary>
-        /// Claims the object if it is free and not disposed, without throwing; for the async machinery, which must not fail
-        /// because the owner happens to be in a call right now. Marks the hold as internal, so a caller's Enter waits for it.
+        /// Claims the object if it is free, without throwing; for the async machinery, which must not fail because the owner
+        /// happens to be in a call right now. Marks the hold as internal, so a caller's Enter waits for it. A true result is a
+        /// claim even if a Dispose raced in: the caller must end it with an exit (which then releases the object), because that
+        /// Dispose left the release to this thread.
         /// </summary>
-        internal bool TryEnter()
-        {
-            if (Interlocked.CompareExchange(ref _busy, InternalCall, Free) != Free)
-            {
-                return false;
-            }
-
-            if (Volatile.Read(ref _disposeRequested) != 0)
-            {
-                Volatile.Write(ref _busy, 0);
-                return false;
-            }
-
-            return true;
-        }
+        internal bool TryEnter() => Interlocked.CompareExchange(ref _busy, InternalCall, Free) == Free;
 
         /// <summary>
-        /// Claims the object for one call without throwing: false when it is disposed or in use by another thread (then
-        /// <paramref name="disposed"/> says which). For rare callers that must not fail, such as a monitor stopping itself.
+        /// Claims the object for one call without throwing: false when it is disposed (then <paramref name="disposed"/> is true)
+        /// or in use by another thread. For rare callers that must not fail, such as a monitor stopping itself. As with
+        /// <see cref="TryEnter()"/>, a true result must be ended with an exit even if a Dispose raced in.
         /// </summary>
         internal bool TryEnter(out bool disposed)
         {
             disposed = Volatile.Read(ref _disposeRequested) != 0;
-            if (disposed || Interlocked.CompareExchange(ref _busy, UserCall, Free) != Free)
-            {
-                return false;
-            }
-
-            if (Volatile.Read(ref _disposeRequested) != 0)
-            {
-                disposed = true;
-                Volatile.Write(ref _busy, 0);
-                return false;
-            }
-
-            return true;
+            return !disposed && Interlocked.CompareExchange(ref _busy, UserCall, Free) == Free;
         }
 
         /// <summary>

@@ -16,9 +16,10 @@ namespace NetZeroMQ
         internal static void Error(int errno, string operation, string? endpoint = null, string? option = null) =>
             throw Create(errno, operation, endpoint, option);
 
-        /// <summary>Reads zmq_errno() now and throws; only for call sites where nothing ran since the failing call. The arguments
-        /// are evaluated before errno is read, so they must be constants or existing strings: a call site that has to compute
-        /// one (an Enum.ToString, a number formatted) reads errno first and calls <see cref="Error"/>.</summary>
+        /// <summary>Reads zmq_errno() now and throws; only for call sites where nothing ran since the failing call. Its arguments
+        /// are evaluated before it runs, so they must be constants or locals: a computed argument (an enum's ToString, say)
+        /// runs managed code first, which can overwrite errno. Such call sites use <see cref="Error"/> with
+        /// <c>Interop.Zmq.zmq_errno()</c> as the first argument, which C# evaluates first.</summary>
         [DoesNotReturn]
         [MethodImpl(MethodImplOptions.NoInlining)]
         internal static void LastError(string operation, string? endpoint = null, string? option = null) =>

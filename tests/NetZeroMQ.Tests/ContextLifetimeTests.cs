@@ -1,0 +1,153 @@
+using System;
+using System.Diagnostics;
+using System.Linq;
+using System.Net;
+using System.Net.Sockets;
+using System.Threading;
+using NetZeroMQ.Tests.TestUtilities;
+using Xunit;
+
+namespace NetZeroMQ.Tests
+{
+    /// <summary>Shutdown and Dispose of a context with sockets still open, blocked or holding unsent messages.</summary>
+    public class ContextLifetimeTests
+    {
+        /// <summary>Allowance on top of a linger for thread start, reconnect timers and a loaded machine.</summary>
+        private static readonly TimeSpan Margin = TimeSpan.FromSeconds(2);
+
+        [Fact]
+        public void Shutdown_WithRecvBlockedOnSixThreads_EachEndsWithContextTerminated()
+        {
+            using Context context = Zmq.NewContext();
+            const int threads = 6;
+            var sockets = new Socket[threads];
+            var calls = new BlockingCall[threads];
+            for (int i = 0; i < threads; i++)
+            {
+                Socket socket = context.CreateSocket(i % 2 == 0 ? SocketType.Pull : SocketType.Sub);
+                socket.ReceiveTimeout = Timeout.InfiniteTimeSpan;
+                socket.Bind(Transports.BindEndpoint("inproc"));
+                sockets[i] = socket;
+                var buffer = new byte[8];
+                calls[i] = BlockingCall.Start(() => socket.Recv(buffer));
+            }
+
+            Thread.Sleep(50);
+            long shutdownAt = Stopwatch.GetTimestamp();
+            context.Shutdown();
+
+            foreach (BlockingCall call in calls)
+            {
+                Assert.True(call.Join(TimeSpan.FromSeconds(2)), "a receiver was not released by Shutdown");
+                Assert.True(call.EndedAfter(shutdownAt) < TimeSpan.FromSeconds(2));
+                var e = Assert.IsType<ZmqException>(call.Exception);
+                Assert.Equal(ZmqError.ContextTerminated, e.Error);
+            }
+
+            // Shutdown frees nothing: the sockets are still open, but any use now says ContextTerminated.
+            Assert.False(sockets[0].IsDisposed);
+            Assert.Equal(ZmqError.ContextTerminated, Assert.Throws<ZmqException>(() => sockets[0].Recv(new byte[1])).Error);
+            var create = Assert.Throws<ZmqException>(() => context.CreateSocket(SocketType.Pair));
+            Assert.True(create.Error == ZmqError.ContextTerminated, create.ToString());
+        }
+
+        [Fact]
+        public void Dispose_WithSocketsStillOpen_DisposesThemAndReturns()
+        {
+            Context context = Zmq.NewContext();
+            var sockets = Enumerable.Range(0, 5).Select(_ => context.CreateSocket(SocketType.Dealer)).ToArray();
+            string endpoint = Transports.BindAnywhere(sockets[0], "tcp");
+            sockets[1].Connect(endpoint);
+            sockets[1].Send("pending");
+
+            BlockingCall dispose = BlockingCall.Start(context.Dispose);
+
+            Assert.True(dispose.Join(TestTimeouts.Expected), "Context.Dispose did not return");
+            Assert.Null(dispose.Exception);
+            Assert.True(context.IsDisposed);
+            Assert.All(sockets, s => Assert.True(s.IsDisposed));
+            Assert.Throws<ObjectDisposedException>(() => sockets[2].Send("x"));
+        }
+
+        [Theory]
+        [InlineData(-1)] // the default linger (Context.StandardLinger, one second)
+        [InlineData(0)]
+        public void Dispose_UnsentMessageToUnreachableTcpPeer_ReturnsWithinDefaultLinger(int lingerMs)
+        {
+            var context = new Context();
+            if (lingerMs >= 0)
+            {
+                context.DefaultLinger = TimeSpan.FromMilliseconds(lingerMs);
+            }
+
+            TimeSpan linger = context.DefaultLinger;
+            Assert.Equal(lingerMs >= 0 ? TimeSpan.FromMilliseconds(lingerMs) : Context.StandardLinger, linger);
+            Socket push = context.CreateSocket(SocketType.Push);
+            push.Connect("tcp://127.0.0.1:" + UnusedTcpPort());
+            Assert.True(push.TrySend("nobody will ever read this"));
+
+            var elapsed = Stopwatch.StartNew();
+            BlockingCall dispose = BlockingCall.Start(context.Dispose);
+            Assert.True(dispose.Join(linger + Margin + Margin), "Context.Dispose did not return");
+            elapsed.Stop();
+
+            Assert.Null(dispose.Exception);
+            Assert.True(elapsed.Elapsed < linger + Margin, $"Dispose took {elapsed.Elapsed} with linger {linger}");
+            if (linger > TimeSpan.Zero)
+            {
+                // The queued message really was given its linger; Dispose did not just drop it.
+                Assert.True(elapsed.Elapsed > linger - TimeSpan.FromMilliseconds(200), $"Dispose took only {elapsed.Elapsed}");
+            }
+
+            Assert.True(push.IsDisposed);
+        }
+
+        [Theory]
+        [InlineData(true)]
+        [InlineData(false)]
+        public void Dispose_WhileRecvBlockedOnOtherThread_RecvEndsAndDisposeReturns(bool messageRecv)
+        {
+            for (int round = 0; round < 20; round++)
+            {
+                Context context = Zmq.NewContext();
+                Socket socket = context.CreateSocket(SocketType.Pull);
+                socket.ReceiveTimeout = Timeout.InfiniteTimeSpan;
+                socket.Bind(Transports.BindEndpoint("tcp"));
+                using var message = new Message();
+                BlockingCall recv = BlockingCall.Start(() =>
+                {
+                    if (messageRecv)
+                    {
+                        socket.Recv(message);
+                    }
+                    else
+                    {
+                        socket.RecvString();
+                    }
+                });
+                Thread.Sleep(round % 3 * 10);
+
+                BlockingCall dispose = BlockingCall.Start(context.Dispose);
+
+                Assert.True(dispose.Join(TestTimeouts.Expected), $"round {round}: Context.Dispose did not return");
+                Assert.Null(dispose.Exception);
+                Assert.True(recv.Join(TimeSpan.FromSeconds(2)), $"round {round}: the blocked receive did not end");
+                Assert.True(
+                    recv.Exception is ObjectDisposedException
+                    || (recv.Exception is ZmqException z && z.Error == ZmqError.ContextTerminated),
+                    $"round {round}: unexpected {recv.Exception}");
+                Assert.True(socket.IsDisposed);
+            }
+        }
+
+        /// <summary>A loopback port with nothing listening (taken from the OS, then closed).</summary>
+        internal static int UnusedTcpPort()
+        {
+            var listener = new TcpListener(IPAddress.Loopback, 0);
+            listener.Start();
+            int port = ((IPEndPoint)listener.LocalEndpoint).Port;
+            listener.Stop();
+            return port;
+        }
+    }
+}

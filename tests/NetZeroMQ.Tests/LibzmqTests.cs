@@ -1,0 +1,95 @@
+using System;
+using System.Collections.Generic;
+using NetZeroMQ.Tests.TestUtilities;
+using Xunit;
+
+namespace NetZeroMQ.Tests
+{
+    public class LibzmqTests
+    {
+        [Fact]
+        public void Version_LoadedLibrary_Is43AndSameAsContextVersion()
+        {
+            Version version = Libzmq.Version;
+
+            Assert.Equal(4, version.Major);
+            Assert.Equal(3, version.Minor);
+            Assert.True(version.Build >= 0);
+            Assert.Equal(version, Context.Version);
+            Assert.True(version >= Libzmq.MinimumVersion);
+        }
+
+        [Fact]
+        public void Has_DebianBuild_IpcYesDraftNo()
+        {
+            Assert.True(Libzmq.Has("ipc"));
+            Assert.False(Libzmq.Has("draft"));
+            Assert.False(Libzmq.Has("no-such-capability"));
+            Assert.Equal(Libzmq.Has("ipc"), Context.Has("ipc"));
+        }
+
+        [Theory]
+        [InlineData(null)]
+        [InlineData("")]
+        [InlineData("ip\0c")]
+        public void Has_InvalidName_ThrowsArgumentException(string? capability)
+        {
+            Assert.ThrowsAny<ArgumentException>(() => Libzmq.Has(capability!));
+            Assert.ThrowsAny<ArgumentException>(() => Context.Has(capability!));
+        }
+
+        [Fact]
+        public void LoadedFrom_AfterUse_NamesTheLibrary()
+        {
+            using var context = new Context();
+            Assert.False(string.IsNullOrWhiteSpace(Libzmq.LoadedFrom));
+            Assert.Contains("libzmq", Libzmq.LoadedFrom);
+        }
+
+        [Fact]
+        public void LibraryPath_SetAfterLoadToOtherPath_ThrowsInvalidOperation()
+        {
+            using var context = new Context();
+            var e = Assert.Throws<InvalidOperationException>(() => Libzmq.LibraryPath = "/elsewhere/libzmq.so.5");
+            Assert.Contains(Libzmq.LoadedFrom, e.Message);
+        }
+
+        [Fact]
+        public void Load_InChildProcess_LoadsTheSystemLibrary()
+        {
+            (int exitCode, string output) = ChildProcess.Run("load-libzmq");
+
+            Assert.True(exitCode == 0, output);
+            Assert.Contains("loaded from ", output);
+            Assert.Contains("libzmq", output);
+        }
+
+        [Fact]
+        public void Load_EnvironmentVariablePointsAtMissingFile_FailsWithExplanation()
+        {
+            const string missing = "/nonexistent/netzeromq-test/libzmq.so.5";
+            (int exitCode, string output) = ChildProcess.Run(
+                "load-libzmq",
+                new Dictionary<string, string?> { ["NETZEROMQ_LIBZMQ"] = missing });
+
+            Assert.True(exitCode == 0, output);
+            Assert.Contains(typeof(DllNotFoundException).FullName!, output);
+            Assert.Contains(missing, output);               // says where it looked
+            Assert.Contains("NETZEROMQ_LIBZMQ", output);    // and how to point it elsewhere
+            Assert.Contains("apt-get install libzmq5", output); // and how to install
+            Assert.DoesNotContain("loaded from", output);   // an explicit choice is never replaced by the system library
+        }
+
+        [Fact]
+        public void FirstErrorOfProcess_SocketAfterShutdown_ReportsContextTerminated()
+        {
+            // Regression: the exception's arguments were computed between the failing call and zmq_errno(), and the first
+            // time in a process that overwrote errno ("Success [Unknown, errno 0]"). Only a fresh process shows it.
+            (int exitCode, string output) = ChildProcess.Run("first-error-is-context-terminated");
+
+            Assert.True(exitCode == 0, output);
+            Assert.Contains(typeof(ZmqException).FullName!, output);
+            Assert.Contains("Error=" + ZmqError.ContextTerminated, output);
+        }
+    }
+}

@@ -1,0 +1,58 @@
+using System;
+using NetZeroMQ.Tests.TestUtilities;
+
+namespace NetZeroMQ.Tests
+{
+    /// <summary>
+    /// Entry point of the test assembly when it runs as a child process (<see cref="ChildProcess"/>): some scenarios need a
+    /// process of their own, because they concern what happens the first time (native loading, the first error) or could
+    /// abort the process. The test runner never calls this.
+    /// </summary>
+    public static class Program
+    {
+        public static int Main(string[] args) =>
+            args.Length == 2 && args[0] == ChildProcess.Marker ? ChildScenarios.Run(args[1]) : 2;
+    }
+
+    /// <summary>The scenarios a child process can run; each prints what the parent test asserts on.</summary>
+    internal static class ChildScenarios
+    {
+        internal static int Run(string scenario)
+        {
+            try
+            {
+                switch (scenario)
+                {
+                    case "first-error-is-context-terminated":
+                        using (var context = new Context())
+                        {
+                            context.Shutdown();
+                            context.CreateSocket(SocketType.Pair);
+                        }
+
+                        Console.WriteLine("no exception");
+                        return 1;
+
+                    case "load-libzmq":
+                        using (new Context())
+                        {
+                            Console.WriteLine("loaded from " + Libzmq.LoadedFrom);
+                        }
+
+                        return 0;
+
+                    default:
+                        Console.WriteLine("unknown scenario " + scenario);
+                        return 2;
+                }
+            }
+            catch (Exception e)
+            {
+                Console.WriteLine(e.GetType().FullName);
+                Console.WriteLine(e is ZmqException z ? "Error=" + z.Error : "");
+                Console.WriteLine(e.Message);
+                return 0;
+            }
+        }
+    }
+}
