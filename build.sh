@@ -103,7 +103,7 @@ case "$job" in
             framework="${AOT_FRAMEWORK:-net10.0}"
             if ! dotnet restore "$project" -r "$rid" -p:PublishAot=true -p:TargetFramework="$framework" -v q >"$out/restore.log" 2>&1; then
                 if [ -z "${AOT_FRAMEWORK:-}" ] && grep -q 'NU1101.*NativeAOT' "$out/restore.log"; then
-                    echo "note: $(grep -o 'Unable to find package [^ ]*' "$out/restore.log" | head -n 1); compiling for net8.0"
+                    echo "note: $(grep -o 'Unable to find package [^ ]*' "$out/restore.log" | head -n 1 | sed 's/\.$//'); compiling for net8.0"
                     export AOT_FRAMEWORK=net8.0
                     framework=net8.0
                     dotnet restore "$project" -r "$rid" -p:PublishAot=true -p:TargetFramework="$framework" -v q
