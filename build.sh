@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian/Ubuntu machine: installs what is missing, restores, builds, then runs a job.
-#   ./build.sh test     build and run the test suite (what CI runs)
+#   ./build.sh test     build and run every test project (CI runs this, samples and package)
+#   ./build.sh samples  build and run every program under samples/, each with a timeout; fails if any fails
+#   ./build.sh package  pack, then build and run a fresh console project against the package (eng/consumer-check.sh)
+#   ./build.sh aot      publish the samples with NativeAOT and run the native binaries (installs a C toolchain and zlib)
 #   ./build.sh bench    build and run the benchmark tool (the main job; extra arguments go to the tool, default --quick)
 #   ./build.sh setup    only install prerequisites
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
 
+job="${1:-test}"; shift || true
+
 need_apt=()
 ldconfig -p 2>/dev/null | grep -q 'libzmq\.so\.5' || need_apt+=(libzmq5)
 [ -f /usr/include/zmq.h ] || need_apt+=(libzmq3-dev)
 command -v gcc >/dev/null 2>&1 || need_apt+=(gcc)
 /usr/bin/python3 -c 'import zmq' >/dev/null 2>&1 || need_apt+=(python3-zmq)
+if [ "$job" = aot ]; then
+    # NativeAOT links with clang or, failing that, gcc (present above), and needs zlib's development files.
+    [ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
+fi
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "==> installing ${need_apt[*]}"
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -20,32 +29,115 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 command -v dotnet >/dev/null 2>&1 || { echo "the .NET SDK (8 or later) is required: https://dot.net" >&2; exit 1; }
 
-job="${1:-test}"; shift || true
 case "$job" in
     setup)
         ;;
     test)
         dotnet build NetZeroMQ.sln -c Release --nologo -v q
+        # Every test project of the solution, one after the other (they time things; two at once on two cores would skew
+        # them). Each prints its own summary; they are added up into the one line CI reads.
         log=$(mktemp)
-        set +e
-        dotnet test tests/NetZeroMQ.Tests/NetZeroMQ.Tests.csproj -c Release --no-build --nologo \
-            --blame-hang-timeout 5m 2>&1 | tee "$log"
-        rc=${PIPESTATUS[0]}
-        set -e
-        # One summary line in the plain form CI understands ("tests: N passed, N failed").
-        summary=$(grep -E '(Passed|Failed)! +- +Failed: ' "$log" | tail -n 1)
-        passed=$(sed -n 's/.*Passed: *\([0-9]*\).*/\1/p' <<<"$summary")
-        failed=$(sed -n 's/.*Failed: *\([0-9]*\),.*/\1/p' <<<"$summary")
+        rc=0
+        projects=$(dotnet sln NetZeroMQ.sln list | grep -E '^tests/.*\.csproj$')
+        for project in $projects; do
+            set +e
+            dotnet test "$project" -c Release --no-build --nologo --blame-hang-timeout 5m 2>&1 | tee -a "$log"
+            prc=${PIPESTATUS[0]}
+            set -e
+            [ "$prc" -eq 0 ] || rc=$prc
+        done
+        # Summary lines look like "Passed!  - Failed:     0, Passed:    50, Skipped: ..." (or "Failed!  - ...").
+        summaries=$(grep -E '(Passed|Failed)! +- +Failed: ' "$log" || true)
+        passed=0; failed=0; runs=0
+        while IFS= read -r line; do
+            [ -n "$line" ] || continue
+            runs=$((runs + 1))
+            passed=$((passed + $(sed -n 's/.*Passed: *\([0-9]*\).*/\1/p' <<<"$line")))
+            failed=$((failed + $(sed -n 's/.*Failed: *\([0-9]*\),.*/\1/p' <<<"$line")))
+        done <<<"$summaries"
+        expected_runs=$(wc -w <<<"$projects")
+        if [ "$runs" -lt "$expected_runs" ]; then
+            # A test host that crashed or hung prints no summary: count each such project as one failure, never as silence.
+            echo "$((expected_runs - runs)) of $expected_runs test projects ended without a summary (crash or hang, see above)"
+            failed=$((failed + expected_runs - runs))
+            [ "$rc" -ne 0 ] || rc=1
+        fi
         rm -f "$log"
-        echo "tests: ${passed:-0} passed, ${failed:-0} failed"
+        echo "tests: $passed passed, $failed failed"
         exit "$rc"
+        ;;
+    samples)
+        dotnet build NetZeroMQ.sln -c Release --nologo -v q
+        failed=()
+        count=0
+        for project in samples/*/*.csproj; do
+            name=$(basename "$project" .csproj)
+            count=$((count + 1))
+            echo "==> $name"
+            set +e
+            # A sample ends by itself in well under a second; the timeout only turns a hang into a failure.
+            timeout 120 dotnet run --project "$project" -c Release --no-build
+            src=$?
+            set -e
+            if [ "$src" -ne 0 ]; then
+                echo "$name: FAILED (exit code $src$([ "$src" -eq 124 ] && echo ', timed out'))"
+                failed+=("$name")
+            fi
+        done
+        echo "samples: $((count - ${#failed[@]})) passed, ${#failed[@]} failed${failed:+ (${failed[*]})}"
+        [ ${#failed[@]} -eq 0 ]
+        ;;
+    package)
+        eng/consumer-check.sh
+        ;;
+    aot)
+        # The samples target net10.0, whose NativeAOT runtime pack (Microsoft.NETCore.App.Runtime.NativeAOT.<rid>) is a
+        # separate package; where the registry lacks it, the same programs are compiled for net8.0 (the library's own
+        # AOT-compatible target) instead. AOT_FRAMEWORK=net8.0 chooses directly.
+        rid="linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')"
+        out=$(mktemp -d)
+        trap 'rm -rf "$out"' EXIT
+        failed=()
+        for project in samples/*/*.csproj; do
+            name=$(basename "$project" .csproj)
+            framework="${AOT_FRAMEWORK:-net10.0}"
+            if ! dotnet restore "$project" -r "$rid" -p:PublishAot=true -p:TargetFramework="$framework" -v q >"$out/restore.log" 2>&1; then
+                if [ -z "${AOT_FRAMEWORK:-}" ] && grep -q 'NU1101.*NativeAOT' "$out/restore.log"; then
+                    echo "note: $(grep -o 'Unable to find package [^ ]*' "$out/restore.log" | head -n 1 | sed 's/\.$//'); compiling for net8.0"
+                    export AOT_FRAMEWORK=net8.0
+                    framework=net8.0
+                    dotnet restore "$project" -r "$rid" -p:PublishAot=true -p:TargetFramework="$framework" -v q
+                else
+                    cat "$out/restore.log" >&2
+                    exit 1
+                fi
+            fi
+            echo "==> $name ($framework, NativeAOT, $rid)"
+            dotnet publish "$project" --no-restore -c Release -r "$rid" -p:PublishAot=true -p:TargetFramework="$framework" \
+                -o "$out/$name" --nologo -v q -warnaserror
+            size=$(stat -c %s "$out/$name/$name")
+            set +e
+            timeout 120 "$out/$name/$name"
+            src=$?
+            set -e
+            if [ "$src" -ne 0 ]; then
+                echo "$name: FAILED (exit code $src)"
+                failed+=("$name")
+            else
+                echo "$name: native binary of $size bytes ran and exited 0"
+            fi
+        done
+        # The restores above were for one framework and runtime; put the normal ones back for the other jobs.
+        dotnet restore NetZeroMQ.sln -v q
+        echo "aot: ${#failed[@]} failed${failed:+ (${failed[*]})}"
+        [ ${#failed[@]} -eq 0 ]
         ;;
     bench)
         cd benchmarks/NetZeroMQ.Benchmarks
         dotnet run -c Release -- "${@:---quick}"
         ;;
     *)
-        echo "usage: ./build.sh [test|bench|setup] [benchmark arguments]" >&2
+        echo "usage: ./build.sh [test|samples|package|aot|bench|setup] [benchmark arguments]" >&2
         exit 1
         ;;
 esac
