@@ -38,6 +38,11 @@ namespace NetZeroMQ
                 return handle;
             }
 
+            if (!NativeLoader.CanLoadLibraries)
+            {
+                return LeaveToRuntimeProbing();
+            }
+
             lock (s_lock)
             {
                 if (s_libzmq == 0)
@@ -53,6 +58,26 @@ namespace NetZeroMQ
 
                 return s_libzmq;
             }
+        }
+
+        /// <summary>
+        /// .NET Framework, Mono and Unity (the netstandard2.0 build without NativeLibrary): the runtime's own DllImport probing
+        /// finds libzmq (libzmq.dll next to the application, Mono's dllmap), so nothing is loaded here. An explicit path cannot
+        /// be honoured there, which is said rather than ignored.
+        /// </summary>
+        private static nint LeaveToRuntimeProbing()
+        {
+            string? explicitPath = Libzmq.LibraryPath ?? Environment.GetEnvironmentVariable(EnvironmentVariable);
+            if (!string.IsNullOrEmpty(explicitPath))
+            {
+                throw new NotSupportedException(
+                    "This runtime has no NativeLibrary API, so NetZeroMQ cannot load libzmq from '" + explicitPath + "' (set by " +
+                    "Libzmq.LibraryPath or " + EnvironmentVariable + "). Put libzmq next to the application (Windows: libzmq.dll) " +
+                    "or map it with the runtime's own mechanism (Mono: a dllmap for 'libzmq').");
+            }
+
+            s_loadedPath = "(found by the runtime's DllImport probing)";
+            return 0;
         }
 
         /// <summary>Resolver callback: maps our two import names to the libraries this class loaded.</summary>

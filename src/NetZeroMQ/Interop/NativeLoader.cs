@@ -11,6 +11,14 @@ namespace NetZeroMQ
     /// </summary>
     internal static class NativeLoader
     {
+#if NET
+        /// <summary>Whether this runtime can load native libraries by path (NativeLibrary): always on modern .NET.</summary>
+        internal static bool CanLoadLibraries => true;
+#else
+        /// <summary>Whether this runtime can load native libraries by path (NativeLibrary, .NET Core 3.0+).</summary>
+        internal static bool CanLoadLibraries => s_tryLoad is not null;
+#endif
+
         internal static bool TryLoad(string pathOrName, out nint handle) => TryLoad(pathOrName, out handle, out _);
 
         internal static bool TryLoad(string pathOrName, out nint handle, out string? error)
