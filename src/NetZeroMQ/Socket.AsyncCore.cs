@@ -46,6 +46,8 @@ namespace NetZeroMQ
         {
             if (_async is null)
             {
+                // The reactor claims the socket with a compare-exchange, which unchecked mode's plain stores cannot exclude.
+                _guard.RequireChecks();
                 int fd = GetInt32Unguarded(Interop.Zmq.ZMQ_FD, "Fd");
                 _async = new SocketAsyncState(this, fd);
             }

@@ -57,6 +57,7 @@ namespace NetZeroMQ
                 throw new ArgumentOutOfRangeException(nameof(type), type, "Not a socket type this binding supports.");
             }
 
+            _guard.UseConfiguredMode();
             nint nativeContext = context.AddRef(out bool added);
             try
             {

@@ -23,6 +23,13 @@ namespace NetZeroMQ
     /// when it leaves. Either way no native call starts after the release and none is in flight during it.
     /// </para>
     /// <para>netstandard2.0 has no process-wide barrier, so there <see cref="Exit"/> uses an interlocked exchange instead.</para>
+    /// <para>
+    /// Unchecked mode (opt-in, process-wide, see <see cref="ConcurrencyChecks"/>): <see cref="Enter"/> becomes a plain store and
+    /// a plain read, with no interlocked instruction at all. Dispose stays race-free: the disposer then always flushes the store
+    /// buffers before it trusts <c>busy</c>, so the same Dekker argument holds. What is lost is the guarantee of catching two
+    /// threads entering at the same instant (a busy object is still noticed when it is visibly busy). Objects with async
+    /// machinery attached always use the checked mode, because the reactor thread claims them with a compare-exchange.
+    /// </para>
     /// </remarks>
     internal struct UsageGuard
     {
@@ -34,6 +41,20 @@ namespace NetZeroMQ
         private int _busy;
         private int _disposeRequested;
         private int _released;
+
+        /// <summary>1 in unchecked mode (plain-store enter); 0 in the default checked mode.</summary>
+        private int _unchecked;
+
+        /// <summary>Applies the process-wide choice of <see cref="ConcurrencyChecks"/>; called once, by the owner's constructor.</summary>
+        internal void UseConfiguredMode()
+        {
+#if NET
+            _unchecked = ConcurrencyChecks.Enabled ? 0 : 1;
+#endif
+        }
+
+        /// <summary>Switches to checked mode for good (async machinery attached); called by the thread that holds the object.</summary>
+        internal void RequireChecks() => Interlocked.Exchange(ref _unchecked, 0);
 
         /// <summary>Whether <see cref="RequestDispose"/> has been called.</summary>
         internal bool IsDisposeRequested => Volatile.Read(ref _disposeRequested) != 0;
@@ -48,6 +69,18 @@ namespace NetZeroMQ
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal bool Enter(object owner)
         {
+#if NET
+            if (_unchecked != 0)
+            {
+                if (Volatile.Read(ref _busy) != Free)
+                {
+                    ZmqThrow.ConcurrentUse(owner);
+                }
+
+                Volatile.Write(ref _busy, UserCall);
+                return Volatile.Read(ref _disposeRequested) == 0;
+            }
+#endif
             int prior = Interlocked.CompareExchange(ref _busy, UserCall, Free);
             if (prior != Free)
             {
@@ -109,7 +142,8 @@ namespace NetZeroMQ
                 return false;
             }
 
-            if (Volatile.Read(ref _busy) != 0)
+            // In unchecked mode a caller's busy store may still sit in its store buffer, so the flush is always needed there.
+            if (Volatile.Read(ref _busy) != 0 || Volatile.Read(ref _unchecked) != 0)
             {
 #if NET
                 Interlocked.MemoryBarrierProcessWide();

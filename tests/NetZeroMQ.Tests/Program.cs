@@ -41,6 +41,9 @@ namespace NetZeroMQ.Tests
 
                         return 0;
 
+                    case UncheckedModeScenario.Name:
+                        return UncheckedModeScenario.Run();
+
                     default:
                         Console.WriteLine("unknown scenario " + scenario);
                         return 2;

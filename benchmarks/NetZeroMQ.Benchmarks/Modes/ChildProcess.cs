@@ -9,7 +9,8 @@ namespace NetZeroMQ.Benchmarks.Modes;
 /// <summary>Runs one measuring child process (optionally under taskset -c 0) and reads its key=value line.</summary>
 public static class ChildProcess
 {
-    public static ChildResult Run(string program, IReadOnlyList<string> arguments, bool pin, TimeSpan timeout)
+    public static ChildResult Run(
+        string program, IReadOnlyList<string> arguments, bool pin, TimeSpan timeout, IReadOnlyDictionary<string, string>? environment = null)
     {
         var start = new ProcessStartInfo(pin ? "taskset" : program)
         {
@@ -27,6 +28,14 @@ public static class ChildProcess
         foreach (string argument in arguments)
         {
             start.ArgumentList.Add(argument);
+        }
+
+        if (environment is not null)
+        {
+            foreach (KeyValuePair<string, string> variable in environment)
+            {
+                start.Environment[variable.Key] = variable.Value;
+            }
         }
 
         using var process = Process.Start(start) ?? throw new InvalidOperationException("could not start " + program);

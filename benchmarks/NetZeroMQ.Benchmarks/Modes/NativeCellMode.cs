@@ -19,6 +19,12 @@ public static class NativeCellMode
 {
     public static int Run(CliArguments arguments)
     {
+        if (arguments.Has("--unchecked"))
+        {
+            // Must happen before the first NetZeroMQ object: the switch is read once per process.
+            AppContext.SetSwitch(ConcurrencyChecks.DisableSwitchName, true);
+        }
+
         Pattern pattern = CliArguments.ParseEnum<Pattern>("--pattern", arguments.String("--pattern", "pushpull"));
         Transport transport = CliArguments.ParseEnum<Transport>("--transport", arguments.String("--transport", "tcp"));
         int size = arguments.Int("--size", 64);

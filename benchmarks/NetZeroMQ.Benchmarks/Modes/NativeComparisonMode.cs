@@ -20,6 +20,14 @@ public static class NativeComparisonMode
     public static int Run(CliArguments arguments)
     {
         bool pin = arguments.Has("--pin");
+        bool unchecked_ = arguments.Has("--unchecked");
+
+        // glibc returns freed heap memory to the kernel once the free top exceeds 128 KiB and maps chunks of 128 KiB and
+        // more; with large messages that costs page faults on every message, and how much depends on which malloc arena each
+        // process's sending thread lands in, not on the binding. --malloc-neutral turns both off for both processes alike.
+        IReadOnlyDictionary<string, string>? environment = arguments.Has("--malloc-neutral")
+            ? new Dictionary<string, string> { ["MALLOC_TRIM_THRESHOLD_"] = "1000000000", ["MALLOC_MMAP_THRESHOLD_"] = "1000000000" }
+            : null;
         int rounds = arguments.Int("--rounds", 5);
         var sizes = arguments.IntList("--sizes", "64,1024,65536");
         var patterns = arguments.List("--patterns", "pushpull,pubsub,routerrouter");
@@ -49,7 +57,7 @@ public static class NativeComparisonMode
         }
 
         (string dotnetProgram, string[] dotnetPrefix) = SelfCommand();
-        Console.WriteLine($"rounds={rounds} pin={(pin ? "taskset -c 0" : "none")} cpus={Environment.ProcessorCount} load=\"{LoadAverage()}\" started={DateTime.UtcNow:yyyy-MM-dd HH:mm:ss}Z");
+        Console.WriteLine($"rounds={rounds} pin={(pin ? "taskset -c 0" : "none")} concurrency_checks={(unchecked_ ? "off" : "on")} malloc={(environment is null ? "default" : "neutral")} cpus={Environment.ProcessorCount} load=\"{LoadAverage()}\" started={DateTime.UtcNow:yyyy-MM-dd HH:mm:ss}Z");
         var rows = new List<string>();
         int failures = 0;
         foreach (string pattern in patterns)
@@ -72,8 +80,9 @@ public static class NativeComparisonMode
             var dotnetRates = new List<double>();
             for (int round = 1; round <= rounds; round++)
             {
-                ChildResult n = ChildProcess.Run(native, withCount, pin, ChildTimeout);
-                ChildResult d = ChildProcess.Run(dotnetProgram, dotnetPrefix.Concat(new[] { "--cell" }).Concat(withCount).ToArray(), pin, ChildTimeout);
+                ChildResult n = ChildProcess.Run(native, withCount, pin, ChildTimeout, environment);
+                string[] dotnetCell = dotnetPrefix.Concat(new[] { "--cell" }).Concat(withCount).Concat(unchecked_ ? new[] { "--unchecked" } : Array.Empty<string>()).ToArray();
+                ChildResult d = ChildProcess.Run(dotnetProgram, dotnetCell, pin, ChildTimeout, environment);
                 Report(n, native, withCount, pin, nativeRates, ref failures);
                 Report(d, dotnetProgram, withCount, pin, dotnetRates, ref failures);
                 Console.WriteLine($"  {pattern} {transport} {size} {api} {mode} count={count} round {round}/{rounds}: native {Rate(n)}  .NET {Rate(d)}");
