@@ -10,6 +10,7 @@ public static class Categories
     public const string ReceiveMode = "ReceiveMode";
     public const string ZeroCopy = "ZeroCopy";
     public const string Overhead = "Overhead";
+    public const string Async = "Async";
 
     public const string PushPull = "PushPull";
     public const string PubSub = "PubSub";

@@ -27,12 +27,13 @@ public static class ConnectivityTestMode
                 var checks = new List<string>();
                 try
                 {
-                    foreach (ReceiveMode mode in Enum.GetValues<ReceiveMode>())
+                    ReceiveMode[] modes = ReceiveModes.For(pattern);
+                    foreach (ReceiveMode mode in modes)
                     {
                         RunBatch(new RigOptions(pattern, transport, MessageSize, mode));
                     }
 
-                    checks.Add($"modes {Enum.GetValues<ReceiveMode>().Length}/{Enum.GetValues<ReceiveMode>().Length}");
+                    checks.Add($"modes {modes.Length}/{modes.Length}");
                     foreach (BufferStrategy strategy in Enum.GetValues<BufferStrategy>())
                     {
                         RunBatch(new RigOptions(pattern, transport, MessageSize, ReceiveMode.Blocking, strategy));

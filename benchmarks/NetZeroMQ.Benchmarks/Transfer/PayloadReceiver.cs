@@ -3,6 +3,7 @@ using System.Buffers;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Threading;
+using System.Threading.Tasks;
 
 namespace NetZeroMQ.Benchmarks.Transfer;
 
@@ -72,6 +73,7 @@ public sealed class PayloadReceiver : IDisposable
             ReceiveMode.NonBlocking => ReceiveNonBlocking(count, yield: true),
             ReceiveMode.NonBlockingSpin => ReceiveNonBlocking(count, yield: false),
             ReceiveMode.Poller => ReceivePolling(count),
+            ReceiveMode.Async => ReceiveAsyncLoop(count).GetAwaiter().GetResult(),
             _ => throw new ArgumentOutOfRangeException(nameof(_mode), _mode, null),
         };
         if (bytes != (long)count * _size)
@@ -147,6 +149,51 @@ public sealed class PayloadReceiver : IDisposable
             {
                 throw Stalled(received, count);
             }
+        }
+
+        return bytes;
+    }
+
+    private async Task<long> ReceiveAsyncLoop(int count)
+    {
+        if (_routed || (_message is null && _buffer.Length == 0))
+        {
+            throw new NotSupportedException("The async receive mode is measured on non-routed patterns with the Span or Message strategy.");
+        }
+
+        long bytes = 0;
+        int received = 0;
+        while (received < count)
+        {
+            int size;
+            if (_message is not null)
+            {
+                await _socket.RecvAsync(_message).ConfigureAwait(false);
+                size = _message.Size;
+            }
+            else
+            {
+                RecvResult result = await _socket.RecvAsync(_buffer).ConfigureAwait(false);
+                if (result.IsTruncated)
+                {
+                    throw new TransferFailedException($"truncated frame: {result}");
+                }
+
+                size = result.BytesWritten;
+            }
+
+            if (size == 0)
+            {
+                continue; // a warm-up message that was still in flight
+            }
+
+            if (size != _size)
+            {
+                throw new TransferFailedException($"received a {size}-byte payload, expected {_size}");
+            }
+
+            bytes += size;
+            received++;
         }
 
         return bytes;

@@ -1,3 +1,5 @@
+using System;
+
 namespace NetZeroMQ.Benchmarks.Transfer;
 
 /// <summary>How the receiving thread waits for the next frame. Sends always block.</summary>
@@ -17,4 +19,18 @@ public enum ReceiveMode
 
     /// <summary>TryRecv in a busy loop that never yields. Burns a core; on 2 cores it competes with libzmq's I/O thread.</summary>
     NonBlockingSpin,
+
+    /// <summary>
+    /// An async loop of <c>await RecvAsync</c> (completing synchronously while frames are queued, through the reactor when
+    /// not); the benchmark thread waits once per batch for the loop's task. Non-routed patterns only.
+    /// </summary>
+    Async,
+}
+
+/// <summary>Which receive modes apply to a pattern.</summary>
+public static class ReceiveModes
+{
+    /// <summary>Every mode, except Async for routed patterns (the async loop reads single-frame messages).</summary>
+    public static ReceiveMode[] For(Pattern pattern) =>
+        Array.FindAll(Enum.GetValues<ReceiveMode>(), mode => mode != ReceiveMode.Async || pattern != Pattern.RouterRouter);
 }
