@@ -127,31 +127,7 @@ namespace NetZeroMQ
             }
 
             ThrowIfInvalid(flags);
-            Enter();
-            try
-            {
-                void* msg = message.Enter();
-                try
-                {
-                    var op = new MessageRecv(msg);
-                    int size = Transfer(ref op, (int)flags, throwIfWouldBlock);
-                    if (size < 0)
-                    {
-                        return false;
-                    }
-
-                    message.OnReceived(size);
-                    return true;
-                }
-                finally
-                {
-                    message.Exit();
-                }
-            }
-            finally
-            {
-                Exit();
-            }
+            return TransferMessage(message, (int)flags, throwIfWouldBlock, isSend: false);
         }
 
         private bool RecvScratch(RecvFlags flags, bool throwIfWouldBlock, out byte[]? bytes, out string? text, bool asString = false)

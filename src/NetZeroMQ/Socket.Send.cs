@@ -27,11 +27,7 @@ namespace NetZeroMQ
             Enter();
             try
             {
-                fixed (byte* p = &MemoryMarshal.GetReference(data))
-                {
-                    var op = new BufferSend(p, data.Length);
-                    Transfer(ref op, (int)flags, throwIfWouldBlock: true);
-                }
+                SendBytesUnguarded(data, (int)flags, throwIfWouldBlock: true);
             }
             finally
             {
@@ -86,11 +82,7 @@ namespace NetZeroMQ
             Enter();
             try
             {
-                fixed (byte* p = &MemoryMarshal.GetReference(data))
-                {
-                    var op = new BufferSend(p, data.Length);
-                    return Transfer(ref op, (int)(flags | SendFlags.DontWait), throwIfWouldBlock: false) >= 0;
-                }
+                return SendBytesUnguarded(data, (int)(flags | SendFlags.DontWait), throwIfWouldBlock: false);
             }
             finally
             {
@@ -120,9 +112,32 @@ namespace NetZeroMQ
             }
 
             ThrowIfInvalid(flags);
+            Enter();
+            try
+            {
+                return SendTextUnguarded(text, (int)flags, throwIfWouldBlock);
+            }
+            finally
+            {
+                Exit();
+            }
+        }
+
+        /// <summary>Sends one frame; the caller holds the guard.</summary>
+        private bool SendBytesUnguarded(ReadOnlySpan<byte> data, int flags, bool throwIfWouldBlock)
+        {
+            fixed (byte* p = &MemoryMarshal.GetReference(data))
+            {
+                var op = new BufferSend(p, data.Length);
+                return Transfer(ref op, flags, throwIfWouldBlock) >= 0;
+            }
+        }
+
+        /// <summary>Sends one UTF-8 frame, encoded on the stack when short, else in a pooled buffer; the caller holds the guard.</summary>
+        private bool SendTextUnguarded(string text, int flags, bool throwIfWouldBlock)
+        {
             byte[]? rented = null;
-            int maxBytes = Encoding.UTF8.GetMaxByteCount(text.Length);
-            Span<byte> buffer = maxBytes <= Utf8.StackLimit
+            Span<byte> buffer = Encoding.UTF8.GetMaxByteCount(text.Length) <= Utf8.StackLimit
                 ? stackalloc byte[Utf8.StackLimit]
                 : (rented = ArrayPool<byte>.Shared.Rent(Encoding.UTF8.GetByteCount(text)));
             try
@@ -134,19 +149,7 @@ namespace NetZeroMQ
                     length = Encoding.UTF8.GetBytes(chars, text.Length, bytes, buffer.Length);
                 }
 
-                Enter();
-                try
-                {
-                    fixed (byte* p = &MemoryMarshal.GetReference(buffer))
-                    {
-                        var op = new BufferSend(p, length);
-                        return Transfer(ref op, (int)flags, throwIfWouldBlock) >= 0;
-                    }
-                }
-                finally
-                {
-                    Exit();
-                }
+                return SendBytesUnguarded(buffer.Slice(0, length), flags, throwIfWouldBlock);
             }
             finally
             {
@@ -165,19 +168,47 @@ namespace NetZeroMQ
             }
 
             ThrowIfInvalid(flags);
+            return TransferMessage(message, (int)flags, throwIfWouldBlock, isSend: true);
+        }
+
+        /// <summary>
+        /// zmq_msg_send or zmq_msg_recv of <paramref name="message"/>, holding both guards; updates the message's cached size
+        /// (empty after a send, the frame's size after a receive). False means "would block" when that is not to be thrown.
+        /// </summary>
+        private bool TransferMessage(Message message, int flags, bool throwIfWouldBlock, bool isSend)
+        {
             Enter();
             try
             {
                 void* msg = message.Enter();
                 try
                 {
-                    var op = new MessageSend(msg);
-                    if (Transfer(ref op, (int)flags, throwIfWouldBlock) < 0)
+                    int size;
+                    if (isSend)
+                    {
+                        var op = new MessageSend(msg);
+                        size = Transfer(ref op, flags, throwIfWouldBlock);
+                    }
+                    else
+                    {
+                        var op = new MessageRecv(msg);
+                        size = Transfer(ref op, flags, throwIfWouldBlock);
+                    }
+
+                    if (size < 0)
                     {
                         return false;
                     }
 
-                    message.OnSent();
+                    if (isSend)
+                    {
+                        message.OnSent();
+                    }
+                    else
+                    {
+                        message.OnReceived(size);
+                    }
+
                     return true;
                 }
                 finally
@@ -191,7 +222,6 @@ namespace NetZeroMQ
             }
         }
 
-        /// <summary>Checks the flags, and that no multipart send broke off half-way on this socket (see <see cref="SendMultipart(MultipartMessage)"/>).</summary>
         private void ThrowIfInvalid(SendFlags flags)
         {
             if ((flags & ~(SendFlags.DontWait | SendFlags.SendMore)) != 0)

@@ -135,40 +135,5 @@ namespace NetZeroMQ
 
             internal void Return() => ArrayPool<T>.Shared.Return(Items, clearArray: !typeof(T).IsValueType || typeof(T) == typeof(ReadOnlyMemory<byte>));
         }
-
-        private bool SendBytesUnguarded(ReadOnlySpan<byte> data, int flags, bool throwIfWouldBlock)
-        {
-            fixed (byte* p = &MemoryMarshal.GetReference(data))
-            {
-                var op = new BufferSend(p, data.Length);
-                return Transfer(ref op, flags, throwIfWouldBlock) >= 0;
-            }
-        }
-
-        private bool SendTextUnguarded(string text, int flags, bool throwIfWouldBlock)
-        {
-            byte[]? rented = null;
-            Span<byte> buffer = Encoding.UTF8.GetMaxByteCount(text.Length) <= Utf8.StackLimit
-                ? stackalloc byte[Utf8.StackLimit]
-                : (rented = ArrayPool<byte>.Shared.Rent(Encoding.UTF8.GetByteCount(text)));
-            try
-            {
-                int length;
-                fixed (char* chars = text)
-                fixed (byte* bytes = &MemoryMarshal.GetReference(buffer))
-                {
-                    length = Encoding.UTF8.GetBytes(chars, text.Length, bytes, buffer.Length);
-                }
-
-                return SendBytesUnguarded(buffer.Slice(0, length), flags, throwIfWouldBlock);
-            }
-            finally
-            {
-                if (rented is not null)
-                {
-                    ArrayPool<byte>.Shared.Return(rented);
-                }
-            }
-        }
     }
 }
