@@ -104,6 +104,8 @@ namespace NetZeroMQ.Tests
             ["RecvAllAsync(CancellationToken)"] = s => Await(s.RecvAllAsync().GetAsyncEnumerator().MoveNextAsync().AsTask()),
             ["SendAsync(ReadOnlyMemory<Byte>,SendFlags,CancellationToken)"] = s => Await(s.SendAsync(new byte[] { 1 }.AsMemory()).AsTask()),
             ["SendAsync(Message,SendFlags,CancellationToken)"] = s => RecvInto(s, (sock, m) => Await(sock.SendAsync(m).AsTask())),
+            ["SendMultipartAsync(MultipartMessage,CancellationToken)"] = s => WithFrames(frames => Await(s.SendMultipartAsync(frames).AsTask())),
+            ["RecvMultipartAsync(MultipartMessage,CancellationToken)"] = s => WithFrames(frames => Await(s.RecvMultipartAsync(frames).AsTask())),
         };
 
         private static readonly Dictionary<string, Action<Message>> s_messageMembers = new Dictionary<string, Action<Message>>

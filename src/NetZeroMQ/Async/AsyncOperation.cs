@@ -24,6 +24,9 @@ namespace NetZeroMQ
         private const int Attempting = 2;
         private const int Completed = 3;
 
+        /// <summary>What <see cref="Invoke"/> returns for "would block" when the call reports it as a value, not through errno.</summary>
+        private const int WouldBlock = -2;
+
         private const int NoAbort = 0;
         private const int AbortCanceled = 1;
         private const int AbortDisposed = 2;
@@ -39,6 +42,7 @@ namespace NetZeroMQ
         private Memory<byte> _buffer;
         private ReadOnlyMemory<byte> _data;
         private Message? _message;
+        private MultipartMessage? _multipart;
         private int _flags;
         private CancellationToken _cancellationToken;
         private CancellationTokenRegistration _registration;
@@ -75,6 +79,13 @@ namespace NetZeroMQ
             return Register(cancellationToken);
         }
 
+        internal short StartMultipart(MultipartMessage message, CancellationToken cancellationToken)
+        {
+            Begin(cancellationToken);
+            _multipart = message;
+            return Register(cancellationToken);
+        }
+
         internal short StartSend(Message message, SendFlags flags, CancellationToken cancellationToken)
         {
             Begin(cancellationToken);
@@ -105,7 +116,7 @@ namespace NetZeroMQ
                         return false;
                     }
 
-                    int errno = Interop.Zmq.zmq_errno();
+                    int errno = rc == WouldBlock ? ErrorMap.EAGAIN : Interop.Zmq.zmq_errno();
                     if (errno == ErrorMap.EINTR)
                     {
                         continue;
@@ -201,6 +212,14 @@ namespace NetZeroMQ
 
         private int Invoke()
         {
+            if (_multipart is not null)
+            {
+                bool done = _isSend
+                    ? _socket.SendMultipartUnguarded(_multipart, dontWait: true)
+                    : _socket.RecvMultipartUnguarded(_multipart, dontWait: true);
+                return done ? 0 : WouldBlock;
+            }
+
             if (_message is not null)
             {
                 void* msg = _message.Enter();
@@ -283,6 +302,7 @@ namespace NetZeroMQ
                 _buffer = default;
                 _data = default;
                 _message = null;
+                _multipart = null;
                 _cancellationToken = default;
                 Volatile.Write(ref _state, Idle);
             }

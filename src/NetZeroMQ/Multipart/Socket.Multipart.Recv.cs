@@ -66,64 +66,70 @@ namespace NetZeroMQ
                 throw new ArgumentNullException(nameof(message));
             }
 
-            message.Clear();
             Enter();
             try
             {
-                int received = 0;
-                while (true)
-                {
-                    Message frame = message.RentEmpty();
-                    bool appended = false;
-                    try
-                    {
-                        void* msg = frame.Enter();
-                        try
-                        {
-                            var op = new MessageRecv(msg);
-                            bool first = received == 0;
-                            int size = Transfer(ref op, first && dontWait ? Interop.Zmq.ZMQ_DONTWAIT : 0, throwIfWouldBlock: !(first && dontWait));
-                            if (size < 0)
-                            {
-                                return false;
-                            }
-
-                            frame.OnReceived(size);
-                            message.AppendReceived(frame);
-                            appended = true;
-                            received++;
-                            if (Interop.Zmq.zmq_msg_more(msg) == 0)
-                            {
-                                return true;
-                            }
-                        }
-                        finally
-                        {
-                            frame.Exit();
-                        }
-                    }
-                    catch (ZmqException e) when (received > 0)
-                    {
-                        throw new ZmqException(
-                            e.Error,
-                            e.NativeErrorNumber,
-                            "A multipart receive failed after " + received + " frames (" + e.Message + "); those frames were kept, " +
-                            "the rest of the message is still queued in the socket.",
-                            e.Endpoint,
-                            e.Option);
-                    }
-                    finally
-                    {
-                        if (!appended)
-                        {
-                            message.ReturnUnused(frame);
-                        }
-                    }
-                }
+                return RecvMultipartUnguarded(message, dontWait);
             }
             finally
             {
                 Exit();
+            }
+        }
+
+        /// <summary>Receives a whole multipart message into <paramref name="message"/> (the caller holds the guard).</summary>
+        internal bool RecvMultipartUnguarded(MultipartMessage message, bool dontWait)
+        {
+            message.Clear();
+            int received = 0;
+            while (true)
+            {
+                Message frame = message.RentEmpty();
+                bool appended = false;
+                try
+                {
+                    void* msg = frame.Enter();
+                    try
+                    {
+                        var op = new MessageRecv(msg);
+                        bool first = received == 0;
+                        int size = Transfer(ref op, first && dontWait ? Interop.Zmq.ZMQ_DONTWAIT : 0, throwIfWouldBlock: !(first && dontWait));
+                        if (size < 0)
+                        {
+                            return false;
+                        }
+
+                        frame.OnReceived(size);
+                        message.AppendReceived(frame);
+                        appended = true;
+                        received++;
+                        if (Interop.Zmq.zmq_msg_more(msg) == 0)
+                        {
+                            return true;
+                        }
+                    }
+                    finally
+                    {
+                        frame.Exit();
+                    }
+                }
+                catch (ZmqException e) when (received > 0)
+                {
+                    throw new ZmqException(
+                        e.Error,
+                        e.NativeErrorNumber,
+                        "A multipart receive failed after " + received + " frames (" + e.Message + "); those frames were kept, " +
+                        "the rest of the message is still queued in the socket.",
+                        e.Endpoint,
+                        e.Option);
+                }
+                finally
+                {
+                    if (!appended)
+                    {
+                        message.ReturnUnused(frame);
+                    }
+                }
             }
         }
     }

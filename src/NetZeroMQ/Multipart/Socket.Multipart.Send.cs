@@ -94,6 +94,22 @@ namespace NetZeroMQ
 
         private bool SendMultipartMessage(MultipartMessage message, bool dontWait)
         {
+            ValidateMultipartForSend(message);
+            ThrowIfInvalid(SendFlags.None);
+            Enter();
+            try
+            {
+                return SendMultipartUnguarded(message, dontWait);
+            }
+            finally
+            {
+                Exit();
+            }
+        }
+
+        /// <summary>Checks every frame before anything is sent, so an argument error never leaves half a message on the wire.</summary>
+        private static void ValidateMultipartForSend(MultipartMessage message)
+        {
             if (message is null)
             {
                 throw new ArgumentNullException(nameof(message));
@@ -113,9 +129,13 @@ namespace NetZeroMQ
                     throw new ArgumentException("Frame " + i + " of the multipart message is disposed.", nameof(message));
                 }
             }
+        }
 
-            var frames = new MessageFrames(list);
-            if (!SendFrames(ref frames, dontWait))
+        /// <summary>Sends a validated multipart message (the caller holds the guard); clears it once every frame is queued.</summary>
+        internal bool SendMultipartUnguarded(MultipartMessage message, bool dontWait)
+        {
+            var frames = new MessageFrames(message.Frames);
+            if (!SendFramesUnguarded(ref frames, dontWait))
             {
                 return false;
             }
@@ -143,43 +163,49 @@ namespace NetZeroMQ
             where TFrames : struct, IMultipartFrames
         {
             ThrowIfInvalid(SendFlags.None);
-            int count = frames.Count;
             Enter();
             try
             {
-                for (int i = 0; i < count; i++)
-                {
-                    int flags = i < count - 1 ? Interop.Zmq.ZMQ_SNDMORE : 0;
-                    if (i == 0)
-                    {
-                        InjectFault(0);
-                        if (!frames.Send(this, 0, dontWait ? flags | Interop.Zmq.ZMQ_DONTWAIT : flags, throwIfWouldBlock: !dontWait))
-                        {
-                            return false;
-                        }
-
-                        continue;
-                    }
-
-                    try
-                    {
-                        // Later frames never wait in libzmq (the high-water mark is checked at the first frame only), so they
-                        // are sent blocking even by TrySendMultipart: a would-block here must not abandon a half-sent message.
-                        InjectFault(i);
-                        frames.Send(this, i, flags, throwIfWouldBlock: true);
-                    }
-                    catch (Exception e) when (!(e is ObjectDisposedException && _guard.IsDisposeRequested))
-                    {
-                        throw BreakMultipartSend(i, count, e);
-                    }
-                }
-
-                return true;
+                return SendFramesUnguarded(ref frames, dontWait);
             }
             finally
             {
                 Exit();
             }
+        }
+
+        private bool SendFramesUnguarded<TFrames>(ref TFrames frames, bool dontWait)
+            where TFrames : struct, IMultipartFrames
+        {
+            int count = frames.Count;
+            for (int i = 0; i < count; i++)
+            {
+                int flags = i < count - 1 ? Interop.Zmq.ZMQ_SNDMORE : 0;
+                if (i == 0)
+                {
+                    InjectFault(0);
+                    if (!frames.Send(this, 0, dontWait ? flags | Interop.Zmq.ZMQ_DONTWAIT : flags, throwIfWouldBlock: !dontWait))
+                    {
+                        return false;
+                    }
+
+                    continue;
+                }
+
+                try
+                {
+                    // Later frames never wait in libzmq (the high-water mark is checked at the first frame only), so they
+                    // are sent blocking even by TrySendMultipart: a would-block here must not abandon a half-sent message.
+                    InjectFault(i);
+                    frames.Send(this, i, flags, throwIfWouldBlock: true);
+                }
+                catch (Exception e) when (!(e is ObjectDisposedException && _guard.IsDisposeRequested))
+                {
+                    throw BreakMultipartSend(i, count, e);
+                }
+            }
+
+            return true;
         }
 
         private static void InjectFault(int index)
