@@ -1,8 +1,6 @@
 // Async: request/reply with SendAsync/RecvStringAsync (no thread blocks while waiting), then an `await foreach` receive
 // loop over RecvAllAsync that ends by cancellation. Every wait is bounded by a CancellationToken.
-// (SendAsync takes bytes or a Message; there is no string overload yet, so text is encoded here.)
 using System;
-using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
 using NetZeroMQ;
@@ -23,13 +21,13 @@ Task serverTask = Task.Run(async () =>
     for (int i = 0; i < 3; i++)
     {
         string request = await server.RecvStringAsync(token);
-        await server.SendAsync(Encoding.UTF8.GetBytes("echo: " + request), cancellationToken: token);
+        await server.SendAsync("echo: " + request, cancellationToken: token);
     }
 });
 
 for (int i = 1; i <= 3; i++)
 {
-    await client.SendAsync(Encoding.UTF8.GetBytes("request " + i), cancellationToken: token);
+    await client.SendAsync("request " + i, cancellationToken: token);
     Console.WriteLine(await client.RecvStringAsync(token));
 }
 
@@ -43,7 +41,7 @@ using var push = new Socket(context, SocketType.Push);
 push.Connect("inproc://stream");
 for (int i = 1; i <= 5; i++)
 {
-    await push.SendAsync(Encoding.UTF8.GetBytes("event " + i), cancellationToken: token);
+    await push.SendAsync("event " + i, cancellationToken: token);
 }
 
 using var stop = CancellationTokenSource.CreateLinkedTokenSource(token);

@@ -1,5 +1,6 @@
 #if NET
 using System;
+using System.Buffers;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
 using System.Threading;
@@ -55,6 +56,53 @@ namespace NetZeroMQ
             {
                 await RecvAsync(message, cancellationToken).ConfigureAwait(false);
                 yield return message;
+            }
+        }
+
+        /// <summary>Sends <paramref name="text"/> as one UTF-8 frame without blocking a thread (encoded into a pooled buffer).</summary>
+        /// <param name="text">The text.</param>
+        /// <param name="flags"><see cref="SendFlags.None"/> or <see cref="SendFlags.SendMore"/>.</param>
+        /// <param name="cancellationToken">Cancels the wait.</param>
+        /// <returns>A task that completes when the frame is queued.</returns>
+        /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
+        public ValueTask SendAsync(string text, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default)
+        {
+            if (text is null)
+            {
+                throw new ArgumentNullException(nameof(text));
+            }
+
+            byte[] buffer = ArrayPool<byte>.Shared.Rent(System.Text.Encoding.UTF8.GetByteCount(text));
+            ValueTask pending;
+            try
+            {
+                int length = System.Text.Encoding.UTF8.GetBytes(text, 0, text.Length, buffer, 0);
+                pending = SendAsync(new ReadOnlyMemory<byte>(buffer, 0, length), flags, cancellationToken);
+            }
+            catch
+            {
+                ArrayPool<byte>.Shared.Return(buffer);
+                throw;
+            }
+
+            if (pending.IsCompleted)
+            {
+                ArrayPool<byte>.Shared.Return(buffer);
+                return pending;
+            }
+
+            return ReturnWhenSent(pending, buffer);
+        }
+
+        private static async ValueTask ReturnWhenSent(ValueTask pending, byte[] buffer)
+        {
+            try
+            {
+                await pending.ConfigureAwait(false);
+            }
+            finally
+            {
+                ArrayPool<byte>.Shared.Return(buffer);
             }
         }
     }

@@ -104,6 +104,7 @@ namespace NetZeroMQ.Tests
             ["RecvAllAsync(CancellationToken)"] = s => Await(s.RecvAllAsync().GetAsyncEnumerator().MoveNextAsync().AsTask()),
             ["SendAsync(ReadOnlyMemory<Byte>,SendFlags,CancellationToken)"] = s => Await(s.SendAsync(new byte[] { 1 }.AsMemory()).AsTask()),
             ["SendAsync(Message,SendFlags,CancellationToken)"] = s => RecvInto(s, (sock, m) => Await(sock.SendAsync(m).AsTask())),
+            ["SendAsync(String,SendFlags,CancellationToken)"] = s => Await(s.SendAsync("x").AsTask()),
             ["SendMultipartAsync(MultipartMessage,CancellationToken)"] = s => WithFrames(frames => Await(s.SendMultipartAsync(frames).AsTask())),
             ["RecvMultipartAsync(MultipartMessage,CancellationToken)"] = s => WithFrames(frames => Await(s.RecvMultipartAsync(frames).AsTask())),
         };
