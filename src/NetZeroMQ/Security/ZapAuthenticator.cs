@@ -24,9 +24,11 @@ namespace NetZeroMQ
     /// ZapEnforceDomain, so that their connections are rejected while no authenticator runs (before it starts, after it is
     /// disposed). The user id of an allowed peer reaches receivers as <see cref="Message.UserId"/>.</para>
     /// <para><b>Lifetime.</b> Start it before the servers accept connections; keep it until they are closed. <see cref="Dispose"/>
-    /// never hangs: it closes the handler socket (which wakes the thread at once) and waits for the thread at most
-    /// <see cref="DisposeWait"/>; a callback still running after that is abandoned and its answer discarded. Disposing the
-    /// context also ends the authenticator's thread. Stored passwords are cleared on dispose.</para>
+    /// never hangs: the handler thread notices it within 50 ms, releases <see cref="Endpoint"/> and closes its socket; Dispose
+    /// waits for that at most <see cref="DisposeWait"/> (a callback still running then is abandoned, its answer discarded).
+    /// When Dispose returns, new handshakes on enforced domains are rejected at once; handshakes that were waiting for an
+    /// answer are rejected when their handshake interval expires. Disposing the context also ends the authenticator's thread.
+    /// Stored passwords are cleared on dispose.</para>
     /// <para><b>Threading.</b> Configuration methods and <see cref="Dispose"/> may be called from any thread.
     /// <see cref="Decided"/> handlers and callbacks run on other threads than the caller's.</para>
     /// </remarks>
@@ -37,6 +39,9 @@ namespace NetZeroMQ
 
         /// <summary>How long <see cref="Dispose"/> waits for the handler thread to finish.</summary>
         public static readonly TimeSpan DisposeWait = TimeSpan.FromSeconds(2);
+
+        /// <summary>How often the handler thread checks whether it was disposed while no request comes (milliseconds).</summary>
+        private const int PollInterval = 50;
 
         /// <summary>How long the constructor retries binding while the endpoint of a disposed authenticator is being released.</summary>
         private static readonly TimeSpan RebindWait = TimeSpan.FromSeconds(1);
@@ -53,6 +58,7 @@ namespace NetZeroMQ
         private TimeSpan _callbackTimeout = TimeSpan.FromSeconds(5);
         private int _disposed;
         private volatile Exception? _fault;
+        private volatile bool _stopping;
 
         /// <summary>Binds the handler socket at <see cref="Endpoint"/> in <paramref name="context"/> and starts its thread.
         /// The authenticator denies everything until configured.</summary>
@@ -129,6 +135,7 @@ namespace NetZeroMQ
         /// after an unexpected failure, see <see cref="Fault"/>).</summary>
         public bool IsRunning => _thread.IsAlive && !IsDisposed && !_socket.IsDisposed;
 
+
         /// <summary>The exception that stopped the handler thread unexpectedly, or null. After such a failure the handler
         /// socket is closed, so sockets with an enforced ZAP domain reject every client.</summary>
         public Exception? Fault => _fault;
@@ -182,8 +189,8 @@ namespace NetZeroMQ
         /// <inheritdoc cref="ZapPolicy.AllowAnyCurveClient"/>
         public ZapAuthenticator AllowAnyCurveClient() => Configure(DefaultPolicy.AllowAnyCurveClient());
 
-        /// <summary>Stops answering: closes the handler socket (waking the thread at once), waits for the thread at most
-        /// <see cref="DisposeWait"/>, and clears stored passwords. Connections already admitted stay; new ones to sockets with an
+        /// <summary>Stops answering: the handler thread unbinds <see cref="Endpoint"/> and closes its socket (within 50 ms when
+        /// idle); waits for that at most <see cref="DisposeWait"/>, then clears stored passwords. Connections already admitted stay; new ones to sockets with an
         /// enforced ZAP domain are rejected from then on. Callable from any thread, more than once.</summary>
         public void Dispose()
         {
@@ -192,10 +199,12 @@ namespace NetZeroMQ
                 return;
             }
 
-            _socket.Dispose();
-            if (Thread.CurrentThread != _thread)
+            _stopping = true;
+            if (Thread.CurrentThread != _thread && !_thread.Join(DisposeWait))
             {
-                _thread.Join(DisposeWait);
+                // The thread is stuck in a callback: close the socket from here (its name is then released by libzmq's
+                // reaper, shortly after); the thread ends when the callback returns.
+                _socket.Dispose();
             }
 
             DefaultPolicy.ClearSecrets();
@@ -245,28 +254,40 @@ namespace NetZeroMQ
             }
         }
 
+        /// <summary>
+        /// The handler loop: polls with a short timeout so that it notices <see cref="Dispose"/> itself, and then unbinds
+        /// <see cref="Endpoint"/> before closing the socket. The unbind matters: libzmq releases an inproc name synchronously
+        /// on unbind but only later (on its reaper thread) on close, and a handshake that starts in between connects to the
+        /// closing handler and waits for the whole handshake interval instead of being rejected at once.
+        /// </summary>
         private void Run()
         {
             var request = new MultipartMessage();
+            var poller = new Poller();
             try
             {
-                while (true)
+                poller.Add(_socket, PollEvents.In);
+                while (!_stopping)
                 {
-                    try
+                    if (poller.Poll(PollInterval) == 0 || !_socket.TryRecvMultipart(request))
                     {
-                        _socket.RecvMultipart(request);
-                        byte[][] reply = Answer(request);
-                        _socket.SendMultipart(reply);
+                        continue;
                     }
-                    catch (ObjectDisposedException) when (_socket.IsDisposed)
-                    {
-                        return; // Dispose, or the context's disposal
-                    }
-                    catch (ZmqException e) when (e.Error == ZmqError.ContextTerminated)
-                    {
-                        return;
-                    }
+
+                    byte[][] reply = Answer(request);
+                    _socket.SendMultipart(reply);
                 }
+
+                _socket.Unbind(Endpoint);
+                _socket.Dispose();
+            }
+            catch (ObjectDisposedException) when (_socket.IsDisposed)
+            {
+                // Dispose gave up waiting (a callback ran past DisposeWait) or the context was disposed.
+            }
+            catch (ZmqException e) when (e.Error == ZmqError.ContextTerminated)
+            {
+                // The context is being disposed; it closes the socket.
             }
             catch (Exception e)
             {
@@ -276,6 +297,7 @@ namespace NetZeroMQ
             }
             finally
             {
+                poller.Dispose();
                 request.Dispose();
             }
         }
