@@ -221,6 +221,7 @@ namespace NetZeroMQ
         public override string ToString() =>
             "ZapAuthenticator(" + Endpoint + (IsDisposed ? ", disposed)" : IsRunning ? ", running)" : ", stopped)");
 
+        /// <summary>The policy call in the argument has applied the change already; this returns the authenticator for chaining.</summary>
         private ZapAuthenticator Configure(ZapPolicy policy) => this;
 
         private static InvalidOperationException AlreadyHandled(Exception? inner) => new InvalidOperationException(
