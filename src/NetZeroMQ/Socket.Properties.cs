@@ -52,6 +52,8 @@ namespace NetZeroMQ
 
         /// <summary>Largest inbound message accepted in bytes, -1 for no limit; a peer that sends more is disconnected
         /// (<see cref="SocketOptions.MaxMessageSize"/>). The protection to set on every public endpoint.</summary>
+        /// <remarks>Security default: no limit. Only the offending connection is dropped; other peers keep working. With CURVE,
+        /// libzmq 4.3 compares the limit with the encrypted frame, 33 bytes longer than the payload (measured).</remarks>
         public long MaxMessageSize
         {
             get => GetOption(SocketOptions.MaxMessageSize);

@@ -44,6 +44,25 @@ namespace NetZeroMQ.Tests
                     case UncheckedModeScenario.Name:
                         return UncheckedModeScenario.Run();
 
+                    case "plain-enforced-empty-domain":
+                        // libzmq 4.3.4 asserts zap_required() in plain_server_t's constructor: ZapEnforceDomain with an empty
+                        // domain aborts the process as soon as a PLAIN client connects. Expected to die before "survived".
+                        using (var context = new Context { DefaultLinger = TimeSpan.Zero })
+                        using (var server = new Socket(context, SocketType.Rep))
+                        using (var client = new Socket(context, SocketType.Req))
+                        {
+                            server.SetOption(SocketOptions.PlainServer, true);
+                            server.SetOption(SocketOptions.ZapEnforceDomain, true);
+                            server.Bind("tcp://127.0.0.1:*");
+                            client.SetOption(SocketOptions.PlainUsername, "user");
+                            client.SetOption(SocketOptions.PlainPassword, "password");
+                            client.Connect(server.LastEndpoint);
+                            System.Threading.Thread.Sleep(3000);
+                        }
+
+                        Console.WriteLine("survived");
+                        return 0;
+
                     default:
                         Console.WriteLine("unknown scenario " + scenario);
                         return 2;

@@ -1,0 +1,127 @@
+using System;
+using NetZeroMQ.Tests.TestUtilities;
+using Xunit;
+
+namespace NetZeroMQ.Tests.Security
+{
+    /// <summary>
+    /// Pins what libzmq itself does with ZAP for each mechanism, ZAP domain, ZapEnforceDomain and handler (none, allowing,
+    /// denying), set through the raw options. This table is why <see cref="SocketSecurityExtensions"/> sets an enforced,
+    /// non-empty domain; it is the measured table in the README's Security section. If a libzmq release changes a row, this
+    /// test says which.
+    /// </summary>
+    public class LibzmqZapBehaviourTests
+    {
+        public const string Ok = "ok";
+        public const string NoHandler = "no-handler"; // HANDSHAKE_FAILED_NO_DETAIL (EFAULT)
+        public const string Denied = "denied";        // HANDSHAKE_FAILED_AUTH 400
+
+        public static TheoryData<string, string, bool, string, string> Table => new TheoryData<string, string, bool, string, string>
+        {
+            // mechanism, domain, enforce, handler, outcome
+            { "NULL", "", false, "none", Ok },
+            { "NULL", "", false, "allow", Ok },
+            { "NULL", "", false, "deny", Ok },        // no domain: ZAP is never asked about NULL
+            { "NULL", "", true, "none", Ok },
+            { "NULL", "", true, "deny", Ok },
+            { "NULL", "global", false, "none", Ok },  // domain without handler: accepted (legacy)
+            { "NULL", "global", false, "allow", Ok },
+            { "NULL", "global", false, "deny", Denied },
+            { "NULL", "global", true, "none", NoHandler },
+            { "NULL", "global", true, "allow", Ok },
+            { "NULL", "global", true, "deny", Denied },
+            { "PLAIN", "", false, "none", NoHandler }, // PLAIN always needs a handler
+            { "PLAIN", "", false, "allow", Ok },
+            { "PLAIN", "", false, "deny", Denied },
+            // PLAIN, "", enforce: libzmq aborts the process -> PlainServer_EnforcedEmptyDomain_LibzmqAbortsProcess
+            { "PLAIN", "global", false, "none", NoHandler },
+            { "PLAIN", "global", false, "allow", Ok },
+            { "PLAIN", "global", false, "deny", Denied },
+            { "PLAIN", "global", true, "none", NoHandler },
+            { "PLAIN", "global", true, "allow", Ok },
+            { "PLAIN", "global", true, "deny", Denied },
+            { "CURVE", "", false, "none", Ok },       // Stonehouse: any client key accepted
+            { "CURVE", "", false, "allow", Ok },
+            { "CURVE", "", false, "deny", Denied },   // a running handler is asked even without a domain
+            { "CURVE", "", true, "none", Ok },        // enforce with an empty domain skips ZAP ...
+            { "CURVE", "", true, "deny", Ok },        // ... even past a handler that denies
+            { "CURVE", "global", false, "none", Ok }, // a domain alone does not close it
+            { "CURVE", "global", false, "allow", Ok },
+            { "CURVE", "global", false, "deny", Denied },
+            { "CURVE", "global", true, "none", NoHandler }, // what SetCurveServer configures: fail closed
+            { "CURVE", "global", true, "allow", Ok },
+            { "CURVE", "global", true, "deny", Denied },
+        };
+
+        [Theory]
+        [MemberData(nameof(Table))]
+        public void Handshake_MechanismDomainEnforceHandler_MatchesMeasuredTable(string mechanism, string domain, bool enforce, string handler, string expected)
+        {
+            using var serverKeys = CurveKeyPair.Generate();
+            using var clientKeys = CurveKeyPair.Generate();
+            using var rig = new SecureRig();
+            using ZapAuthenticator? authenticator = handler == "none" ? null : new ZapAuthenticator(rig.Context);
+            if (handler == "allow")
+            {
+                authenticator!.AllowNullMechanism().AllowAnyCurveClient().AddPlainUser("user", "password");
+            }
+
+            switch (mechanism)
+            {
+                case "PLAIN":
+                    rig.Server.SetOption(SocketOptions.PlainServer, true);
+                    rig.Client.SetPlainClient("user", "password");
+                    break;
+                case "CURVE":
+                    rig.Server.SetOption(SocketOptions.CurveServer, true);
+                    rig.Server.SetOption(SocketOptions.CurveSecretKey, Secret(serverKeys));
+                    rig.Client.SetCurveClient(clientKeys, serverKeys.PublicKey);
+                    break;
+            }
+
+            if (domain.Length != 0)
+            {
+                rig.Server.SetOption(SocketOptions.ZapDomain, domain);
+            }
+
+            rig.Server.SetOption(SocketOptions.ZapEnforceDomain, enforce);
+            rig.Start();
+
+            MonitorEvent outcome = rig.WaitForOutcome();
+
+            string actual = outcome.Kind switch
+            {
+                MonitorEventKind.HandshakeSucceeded => Ok,
+                MonitorEventKind.HandshakeFailedNoDetail => NoHandler,
+                MonitorEventKind.HandshakeFailedAuth when outcome.ZapStatusCode == 400 => Denied,
+                _ => outcome.ToString(),
+            };
+            Assert.Equal(expected, actual);
+            if (actual == Ok)
+            {
+                Assert.Equal("re: x", rig.RoundTrip("x").Reply);
+            }
+            else
+            {
+                rig.AssertServerReceivesNothing();
+            }
+        }
+
+        [Fact]
+        public void PlainServer_EnforcedEmptyDomain_LibzmqAbortsProcess()
+        {
+            (int exitCode, string output) = ChildProcess.Run("plain-enforced-empty-domain");
+
+            Assert.NotEqual(0, exitCode);
+            Assert.Contains("zap_required", output);
+            Assert.DoesNotContain("survived", output);
+        }
+
+        private static byte[] Secret(CurveKeyPair pair)
+        {
+            var secret = new byte[32];
+            pair.CopySecretKeyTo(secret);
+            return secret;
+        }
+    }
+}

@@ -1,0 +1,112 @@
+using System;
+using System.Collections.Concurrent;
+using System.Collections.Generic;
+using System.Diagnostics;
+using NetZeroMQ.Tests.TestUtilities;
+using Xunit;
+
+namespace NetZeroMQ.Tests.Security
+{
+    /// <summary>
+    /// A REP server and a REQ client in one context, the server monitored, for handshake tests: configure both sides, then
+    /// <see cref="Start"/>, then read the outcome with <see cref="WaitForOutcome"/> and the traffic with <see cref="RoundTrip"/>.
+    /// </summary>
+    internal sealed class SecureRig : IDisposable
+    {
+        private readonly List<MonitorEvent> _seen = new List<MonitorEvent>();
+
+        internal SecureRig(Context? context = null)
+        {
+            OwnsContext = context is null;
+            Context = context ?? Zmq.NewContext();
+            Server = Zmq.NewSocket(Context, SocketType.Rep);
+            Client = Zmq.NewSocket(Context, SocketType.Req);
+        }
+
+        internal Context Context { get; }
+
+        internal Socket Server { get; }
+
+        internal Socket Client { get; }
+
+        internal SocketMonitor? Monitor { get; private set; }
+
+        internal string Endpoint { get; private set; } = string.Empty;
+
+        internal ConcurrentQueue<ZapDecisionEventArgs> Decisions { get; } = new ConcurrentQueue<ZapDecisionEventArgs>();
+
+        private bool OwnsContext { get; }
+
+        /// <summary>Records every answer of <paramref name="authenticator"/> in <see cref="Decisions"/>.</summary>
+        internal void Watch(ZapAuthenticator authenticator) => authenticator.Decided += (_, e) => Decisions.Enqueue(e);
+
+        /// <summary>Monitors the server, binds it on <paramref name="transport"/> and connects the client.</summary>
+        internal void Start(string transport = "tcp")
+        {
+            Monitor = Server.Monitor(MonitorEvents.HandshakeSucceeded | MonitorEvents.HandshakeFailed);
+            Endpoint = Transports.BindAnywhere(Server, transport);
+            Client.Connect(Endpoint);
+        }
+
+        /// <summary>The server's first handshake outcome: success or one of the three failures (bounded).</summary>
+        internal MonitorEvent WaitForOutcome()
+        {
+            var clock = Stopwatch.StartNew();
+            while (true)
+            {
+                TimeSpan left = TestTimeouts.Expected - clock.Elapsed;
+                if (left <= TimeSpan.Zero || !Monitor!.TryRecv(left, out MonitorEvent? next))
+                {
+                    throw new TimeoutException("No handshake outcome; saw: " + string.Join(", ", _seen));
+                }
+
+                _seen.Add(next);
+                return next;
+            }
+        }
+
+        /// <summary>Client sends <paramref name="text"/>; server receives it (returned with its metadata) and answers; client reads the answer.</summary>
+        internal (string Request, string? UserId, string Reply) RoundTrip(string text)
+        {
+            Client.Send(text);
+            using var message = new Message();
+            Server.Recv(message);
+            string request = message.GetString();
+            string? userId = message.UserId;
+            Server.Send("re: " + request);
+            return (request, userId, Client.RecvString());
+        }
+
+        /// <summary>Asserts that the server receives nothing within <see cref="TestTimeouts.Absent"/>.</summary>
+        internal void AssertServerReceivesNothing()
+        {
+            Client.TrySend("should not arrive");
+            Server.ReceiveTimeout = TestTimeouts.Absent;
+            Assert.False(Server.TryRecvString(out string? _) || ReceivedWithin(Server), "A rejected client's message reached the server.");
+        }
+
+        public void Dispose()
+        {
+            Monitor?.Dispose();
+            Client.Dispose();
+            Server.Dispose();
+            if (OwnsContext)
+            {
+                Context.Dispose();
+            }
+        }
+
+        private static bool ReceivedWithin(Socket socket)
+        {
+            try
+            {
+                socket.RecvString();
+                return true;
+            }
+            catch (ZmqException e) when (e.IsTimeout)
+            {
+                return false;
+            }
+        }
+    }
+}
