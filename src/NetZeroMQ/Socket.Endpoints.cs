@@ -85,6 +85,36 @@ namespace NetZeroMQ
             SetOption(option, bytes.Slice(0, length));
         }
 
+        /// <summary>
+        /// libzmq 4.3.4 asserts (aborts the process) in its PLAIN server when ZAP_ENFORCE_DOMAIN is on and the ZAP domain is
+        /// empty, as soon as a client connects. The combination can only be reached through the raw options, so it is refused
+        /// here, before a connection can exist, rather than left to take the process down. The caller holds the guard.
+        /// </summary>
+        private void ThrowIfPlainServerWouldAbort()
+        {
+            if (!ReadFlagUnguarded(SocketOptions.PlainServer.Id) || !ReadFlagUnguarded(SocketOptions.ZapEnforceDomain.Id))
+            {
+                return;
+            }
+
+            byte* domain = stackalloc byte[2];
+            nuint length = 2;
+            if (Interop.Zmq.zmq_getsockopt(_socket, SocketOptions.ZapDomain.Id, domain, &length) == 0 && length <= 1)
+            {
+                throw new InvalidOperationException(
+                    "A PLAIN server with ZapEnforceDomain on needs a ZapDomain: with an empty domain libzmq 4.3 aborts the process " +
+                    "(assertion zap_required()) when a client connects. Set SocketOptions.ZapDomain, or use SetPlainServer(domain).");
+            }
+        }
+
+        /// <summary>Reads an int option as a flag; false when libzmq does not know the option (draft options on older builds).</summary>
+        private bool ReadFlagUnguarded(int option)
+        {
+            int value;
+            nuint length = sizeof(int);
+            return Interop.Zmq.zmq_getsockopt(_socket, option, &value, &length) == 0 && value != 0;
+        }
+
         private void CallEndpoint(EndpointCall call, string endpoint)
         {
             Utf8.ThrowIfInvalidName(endpoint, nameof(endpoint));
@@ -92,6 +122,11 @@ namespace NetZeroMQ
             Enter();
             try
             {
+                if (call == EndpointCall.Bind || call == EndpointCall.Connect)
+                {
+                    ThrowIfPlainServerWouldAbort();
+                }
+
                 fixed (byte* p = text)
                 {
                     int rc = call switch
