@@ -20,7 +20,7 @@ namespace NetZeroMQ
         /// See <see href="http://api.zeromq.org/4-3:zmq-bind">zmq_bind</see>.
         /// </summary>
         /// <param name="endpoint">The endpoint.</param>
-        /// <exception cref="ArgumentException"><paramref name="endpoint"/> is null, empty or contains a NUL.</exception>
+        /// <exception cref="ArgumentException"><paramref name="endpoint"/> is null, empty, contains a NUL, or has a tcp port above 65535.</exception>
         /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
         /// <exception cref="ZmqException">libzmq refused; the endpoint is in the exception: <see cref="ZmqError.InvalidArgument"/>
         /// (malformed), <see cref="ZmqError.ProtocolNotSupported"/> (unknown transport), <see cref="ZmqError.AddressInUse"/>,
@@ -33,7 +33,7 @@ namespace NetZeroMQ
         /// See <see href="http://api.zeromq.org/4-3:zmq-connect">zmq_connect</see>.
         /// </summary>
         /// <param name="endpoint">The endpoint.</param>
-        /// <exception cref="ArgumentException"><paramref name="endpoint"/> is null, empty or contains a NUL.</exception>
+        /// <exception cref="ArgumentException"><paramref name="endpoint"/> is null, empty, contains a NUL, or has a tcp port above 65535.</exception>
         /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
         /// <exception cref="ZmqException">libzmq refused; the endpoint is in the exception.</exception>
         public void Connect(string endpoint) => CallEndpoint(EndpointCall.Connect, endpoint);
@@ -85,9 +85,53 @@ namespace NetZeroMQ
             SetOption(option, bytes.Slice(0, length));
         }
 
+        /// <summary>
+        /// libzmq 4.3.4 takes a tcp port above 65535 modulo 65536 instead of rejecting it (<c>tcp://127.0.0.1:99999</c> binds
+        /// port 34463; 65536 itself is rejected), so a typo would silently bind or connect to another port. Checks the
+        /// numeric port of each address of a tcp endpoint (<c>tcp://[source:port;]host:port</c>); <c>*</c> and names pass.
+        /// </summary>
+        private static void ThrowIfTcpPortOutOfRange(string endpoint)
+        {
+            const string Scheme = "tcp://";
+            if (!endpoint.StartsWith(Scheme, StringComparison.Ordinal))
+            {
+                return;
+            }
+
+            int start = Scheme.Length;
+            while (start <= endpoint.Length)
+            {
+                int end = endpoint.IndexOf(';', start);
+                if (end < 0)
+                {
+                    end = endpoint.Length;
+                }
+
+                int colon = endpoint.LastIndexOf(':', end - 1, end - start);
+                if (colon >= 0 && end - colon - 1 > 0)
+                {
+                    long port = 0;
+                    int i = colon + 1;
+                    while (i < end && endpoint[i] >= '0' && endpoint[i] <= '9' && port <= 65535)
+                    {
+                        port = port * 10 + (endpoint[i] - '0');
+                        i++;
+                    }
+
+                    if (port > 65535)
+                    {
+                        throw new ArgumentException("The tcp port in '" + endpoint + "' is above 65535.", nameof(endpoint));
+                    }
+                }
+
+                start = end + 1;
+            }
+        }
+
         private void CallEndpoint(EndpointCall call, string endpoint)
         {
             Utf8.ThrowIfInvalidName(endpoint, nameof(endpoint));
+            ThrowIfTcpPortOutOfRange(endpoint);
             using var text = new Utf8.CString(endpoint, stackalloc byte[Utf8.StackLimit]);
             Enter();
             try
