@@ -7,15 +7,17 @@ namespace NetZeroMQ.Tests.Reliability
     {
         internal static bool TryRun(string scenario, string[] args, out int exitCode)
         {
-            switch (scenario)
+            Func<string[], int>? run = scenario switch
             {
-                case "hostile-input":
-                    exitCode = HostileInputTests.Child();
-                    return true;
-                default:
-                    exitCode = 2;
-                    return false;
-            }
+                "hostile-input" => _ => HostileInputTests.Child(),
+                "socket-churn" => ChurnTests.Child,
+                "garbage-router" => GarbageInputTests.Child,
+                "abandon" => AbandonedObjectTests.Child,
+                "partition-survivor" => PartitionTests.Child,
+                _ => null,
+            };
+            exitCode = run is null ? 2 : run(args);
+            return run is not null;
         }
     }
 }

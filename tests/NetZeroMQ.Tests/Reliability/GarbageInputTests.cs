@@ -1,0 +1,152 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.Net.Sockets;
+using System.Text;
+using NetZeroMQ.Tests.TestUtilities;
+using Xunit;
+using Xunit.Abstractions;
+
+namespace NetZeroMQ.Tests.Reliability
+{
+    /// <summary>
+    /// Garbage from raw TCP clients at a bound ROUTER with MaxMessageSize set: random bytes, ZMTP greetings cut short, and
+    /// complete handshakes followed by frame headers that claim enormous sizes. In a child process, so that "the process
+    /// survives" is observed from outside. Pass: the child exits normally, its RSS grows less than 50 MB, and a well-behaved
+    /// DEALER still round-trips with the ROUTER afterwards.
+    /// </summary>
+    public class GarbageInputTests
+    {
+        private readonly ITestOutputHelper _output;
+
+        public GarbageInputTests(ITestOutputHelper output) => _output = output;
+
+        [Fact]
+        public void Router_GarbageFromRawTcpClients_ProcessSurvivesRssBoundedAndGoodClientRoundTrips() => Garbage(400);
+
+        [Fact]
+        [Trait(Tiers.Category, Tiers.Long)]
+        public void Router_GarbageFromTenThousandRawTcpClients_ProcessSurvivesRssBoundedAndGoodClientRoundTrips() => Garbage(10_000);
+
+        private void Garbage(int connections)
+        {
+            (int exitCode, string output) = ChildProcess.Run(
+                "garbage-router", new[] { connections.ToString(CultureInfo.InvariantCulture) }, null, TimeSpan.FromMinutes(5), null);
+            _output.WriteLine(output);
+            Assert.True(exitCode == 0, $"the child did not survive (exit {exitCode}):\n{output}");
+            Dictionary<string, string> v = ChildProcess.Values(output);
+            Assert.Equal(connections, ChildProcess.Number(v, "garbage_connections", output));
+            Assert.Equal("ok", v.GetValueOrDefault("round_trip"));
+            double growth = ChildProcess.Number(v, "rss_mb_after", output) - ChildProcess.Number(v, "rss_mb_before", output);
+            Assert.True(growth < 50, $"RSS grew by {growth:F1} MB");
+        }
+
+        internal static int Child(string[] args)
+        {
+            int connections = int.Parse(args[0], CultureInfo.InvariantCulture);
+            using Context context = Zmq.NewContext();
+            using Socket router = Zmq.NewSocket(context, SocketType.Router);
+            router.MaxMessageSize = 1024;
+            string endpoint = Transports.BindAnywhere(router, "tcp");
+            int port = int.Parse(endpoint.Substring(endpoint.LastIndexOf(':') + 1), CultureInfo.InvariantCulture);
+            ResourceProbe.Reading before = ResourceProbe.Read();
+            var random = new Random(12345);
+            byte[] greeting = Greeting();
+            byte[] ready = ReadyCommand("DEALER");
+            for (int i = 0; i < connections; i++)
+            {
+                using var client = new TcpClient();
+                client.NoDelay = true;
+                client.Connect(System.Net.IPAddress.Loopback, port);
+                NetworkStream stream = client.GetStream();
+                stream.WriteTimeout = 2000;
+                try
+                {
+                    switch (i % 5)
+                    {
+                        case 0: // random bytes
+                            var junk = new byte[random.Next(1, 4096)];
+                            random.NextBytes(junk);
+                            stream.Write(junk);
+                            break;
+                        case 1: // a greeting cut short
+                            stream.Write(greeting, 0, random.Next(1, greeting.Length));
+                            break;
+                        case 2: // a handshake, then a message frame claiming 2^63-1 bytes
+                            stream.Write(greeting);
+                            stream.Write(ready);
+                            stream.Write(new byte[] { 0x02, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF });
+                            break;
+                        case 3: // a greeting, then a command claiming a huge size
+                            stream.Write(greeting);
+                            stream.Write(new byte[] { 0x06, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF });
+                            break;
+                        default: // a handshake, then a frame just over MaxMessageSize with its body
+                            stream.Write(greeting);
+                            stream.Write(ready);
+                            var big = new byte[2 + 1025];
+                            big[0] = 0x02;
+                            stream.Write(new byte[] { 0x02, 0, 0, 0, 0, 0, 0, 0x04, 0x01 });
+                            stream.Write(new byte[1025]);
+                            break;
+                    }
+                }
+                catch (System.IO.IOException)
+                {
+                    // libzmq may already have dropped the connection: that is the point.
+                }
+
+                if (i % 3 == 0)
+                {
+                    client.Client.LingerState = new LingerOption(true, 0); // end some with RST instead of FIN
+                }
+            }
+
+            Console.WriteLine("garbage_connections=" + connections.ToString(CultureInfo.InvariantCulture));
+
+            // A well-behaved client afterwards.
+            using Socket dealer = Zmq.NewSocket(context, SocketType.Dealer);
+            dealer.Connect(endpoint);
+            dealer.Send("hello");
+            using var frames = new MultipartMessage();
+            byte[] id = router.RecvBytes();
+            string body = router.RecvString();
+            router.Send(id, SendFlags.SendMore);
+            router.Send("hello back");
+            string reply = dealer.RecvString();
+            Console.WriteLine("round_trip=" + (body == "hello" && reply == "hello back" ? "ok" : "wrong: " + body + " / " + reply));
+            ResourceProbe.Reading after = ResourceProbe.Read();
+            Console.WriteLine("rss_mb_before=" + before.RssMegabytes.ToString("F1", CultureInfo.InvariantCulture));
+            Console.WriteLine("rss_mb_after=" + after.RssMegabytes.ToString("F1", CultureInfo.InvariantCulture));
+            Console.WriteLine("fds_before=" + before.Descriptors.ToString(CultureInfo.InvariantCulture));
+            Console.WriteLine("fds_after=" + after.Descriptors.ToString(CultureInfo.InvariantCulture));
+            return 0;
+        }
+
+        /// <summary>A valid ZMTP 3.0 greeting for the NULL mechanism, as a client.</summary>
+        private static byte[] Greeting()
+        {
+            var g = new byte[64];
+            g[0] = 0xFF;
+            g[9] = 0x7F;
+            g[10] = 3;
+            g[11] = 0;
+            Encoding.ASCII.GetBytes("NULL").CopyTo(g, 12);
+            return g;
+        }
+
+        /// <summary>A READY command (short command frame) with Socket-Type.</summary>
+        private static byte[] ReadyCommand(string socketType)
+        {
+            var body = new List<byte> { 5 };
+            body.AddRange(Encoding.ASCII.GetBytes("READY"));
+            body.Add(11);
+            body.AddRange(Encoding.ASCII.GetBytes("Socket-Type"));
+            body.AddRange(new byte[] { 0, 0, 0, (byte)socketType.Length });
+            body.AddRange(Encoding.ASCII.GetBytes(socketType));
+            var frame = new List<byte> { 0x04, (byte)body.Count };
+            frame.AddRange(body);
+            return frame.ToArray();
+        }
+    }
+}
