@@ -13,6 +13,39 @@ namespace NetZeroMQ.Tests.TestUtilities
         /// <summary>Open file descriptors (entries of /proc/self/fd; the enumeration itself holds one).</summary>
         public static int OpenDescriptors() => Directory.GetFileSystemEntries("/proc/self/fd").Length;
 
+        /// <summary>Open descriptors grouped by kind ("socket", "pipe", "anon_inode:[eventfd]", a path...), for failure messages.</summary>
+        public static string DescribeDescriptors()
+        {
+            var kinds = new System.Collections.Generic.SortedDictionary<string, int>(StringComparer.Ordinal);
+            foreach (string fd in Directory.GetFileSystemEntries("/proc/self/fd"))
+            {
+                string kind;
+                try
+                {
+                    kind = new FileInfo(fd).LinkTarget ?? "?";
+                }
+                catch (IOException)
+                {
+                    continue;
+                }
+
+                if (kind.StartsWith("/", StringComparison.Ordinal))
+                {
+                    kind = "files";
+                }
+
+                int bracket = kind.IndexOf(":[", StringComparison.Ordinal);
+                if (bracket > 0 && (kind.StartsWith("socket", StringComparison.Ordinal) || kind.StartsWith("pipe", StringComparison.Ordinal)))
+                {
+                    kind = kind.Substring(0, bracket);
+                }
+
+                kinds[kind] = kinds.TryGetValue(kind, out int n) ? n + 1 : 1;
+            }
+
+            return string.Join(", ", System.Linq.Enumerable.Select(kinds, k => k.Key + " x" + k.Value));
+        }
+
         /// <summary>Threads of this process (entries of /proc/self/task).</summary>
         public static int Threads() => Directory.GetDirectories("/proc/self/task").Length;
 
