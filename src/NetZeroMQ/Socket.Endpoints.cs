@@ -131,7 +131,12 @@ namespace NetZeroMQ
         private void CallEndpoint(EndpointCall call, string endpoint)
         {
             Utf8.ThrowIfInvalidName(endpoint, nameof(endpoint));
-            ThrowIfTcpPortOutOfRange(endpoint);
+            if (call == EndpointCall.Bind || call == EndpointCall.Connect)
+            {
+                // Unbind and Disconnect only look the text up: one that was never bound or connected is EndpointNotFound.
+                ThrowIfTcpPortOutOfRange(endpoint);
+            }
+
             using var text = new Utf8.CString(endpoint, stackalloc byte[Utf8.StackLimit]);
             Enter();
             try
