@@ -4,6 +4,7 @@
 #   ./build.sh samples  build and run every program under samples/, each with a timeout; fails if any fails
 #   ./build.sh package  pack, then build and run a fresh console project against the package (eng/consumer-check.sh)
 #   ./build.sh aot      publish the samples with NativeAOT and run the native binaries (installs a C toolchain and zlib)
+#   ./build.sh soak [minutes]  the reliability suite's long tier: full counts and the soak (default 30 minutes), see docs/reliability.md
 #   ./build.sh bench    build and run the benchmark tool (the main job; extra arguments go to the tool, default --quick)
 #   ./build.sh setup    only install prerequisites
 set -euo pipefail
@@ -41,7 +42,8 @@ case "$job" in
         projects=$(dotnet sln NetZeroMQ.sln list | grep -E '^tests/.*\.csproj$')
         for project in $projects; do
             set +e
-            dotnet test "$project" -c Release --no-build --nologo --blame-hang-timeout 5m 2>&1 | tee -a "$log"
+            # The long tier of the reliability suite (Category=Long) runs only with ./build.sh soak.
+            dotnet test "$project" -c Release --no-build --nologo --blame-hang-timeout 5m --filter 'Category!=Long' 2>&1 | tee -a "$log"
             prc=${PIPESTATUS[0]}
             set -e
             [ "$prc" -eq 0 ] || rc=$prc
@@ -65,6 +67,20 @@ case "$job" in
         rm -f "$log"
         echo "tests: $passed passed, $failed failed"
         exit "$rc"
+        ;;
+    soak)
+        # The reliability suite's long tier: the full counts plus the soak, which runs for the given minutes
+        # (NETZEROMQ_SOAK_MINUTES). Its RSS/descriptor/thread slopes go to artifacts/soak-report.txt and are printed here.
+        minutes="${1:-30}"
+        dotnet build NetZeroMQ.sln -c Release --nologo -v q
+        mkdir -p artifacts
+        set +e
+        NETZEROMQ_SOAK_MINUTES="$minutes" dotnet test tests/NetZeroMQ.Tests -c Release --no-build --nologo \
+            --filter 'Category=Long' --logger 'console;verbosity=normal' --blame-hang-timeout "$((minutes + 30))m"
+        src=$?
+        set -e
+        [ -f artifacts/soak-report.txt ] && { echo "==> artifacts/soak-report.txt"; head -n 3 artifacts/soak-report.txt; }
+        exit "$src"
         ;;
     samples)
         dotnet build NetZeroMQ.sln -c Release --nologo -v q
@@ -137,7 +153,7 @@ case "$job" in
         dotnet run -c Release -- "${@:---quick}"
         ;;
     *)
-        echo "usage: ./build.sh [test|samples|package|aot|bench|setup] [benchmark arguments]" >&2
+        echo "usage: ./build.sh [test|samples|package|aot|soak [minutes]|bench|setup] [benchmark arguments]" >&2
         exit 1
         ;;
 esac

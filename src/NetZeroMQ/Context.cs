@@ -43,6 +43,7 @@ namespace NetZeroMQ
             }
 
             _handle = new ContextHandle(context);
+            ResourceCounters.ContextCreated();
         }
 
         /// <summary>Creates a context with the given number of I/O threads.</summary>

@@ -20,7 +20,7 @@ namespace NetZeroMQ
         /// See <see href="http://api.zeromq.org/4-3:zmq-bind">zmq_bind</see>.
         /// </summary>
         /// <param name="endpoint">The endpoint.</param>
-        /// <exception cref="ArgumentException"><paramref name="endpoint"/> is null, empty or contains a NUL.</exception>
+        /// <exception cref="ArgumentException"><paramref name="endpoint"/> is null, empty, contains a NUL, or has a tcp port above 65535.</exception>
         /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
         /// <exception cref="ZmqException">libzmq refused; the endpoint is in the exception: <see cref="ZmqError.InvalidArgument"/>
         /// (malformed), <see cref="ZmqError.ProtocolNotSupported"/> (unknown transport), <see cref="ZmqError.AddressInUse"/>,
@@ -33,7 +33,7 @@ namespace NetZeroMQ
         /// See <see href="http://api.zeromq.org/4-3:zmq-connect">zmq_connect</see>.
         /// </summary>
         /// <param name="endpoint">The endpoint.</param>
-        /// <exception cref="ArgumentException"><paramref name="endpoint"/> is null, empty or contains a NUL.</exception>
+        /// <exception cref="ArgumentException"><paramref name="endpoint"/> is null, empty, contains a NUL, or has a tcp port above 65535.</exception>
         /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
         /// <exception cref="ZmqException">libzmq refused; the endpoint is in the exception.</exception>
         public void Connect(string endpoint) => CallEndpoint(EndpointCall.Connect, endpoint);
@@ -86,6 +86,49 @@ namespace NetZeroMQ
         }
 
         /// <summary>
+        /// libzmq 4.3.4 takes a tcp port above 65535 modulo 65536 instead of rejecting it (<c>tcp://127.0.0.1:99999</c> binds
+        /// port 34463; 65536 itself is rejected), so a typo would silently bind or connect to another port. Checks the
+        /// numeric port of each address of a tcp endpoint (<c>tcp://[source:port;]host:port</c>); <c>*</c> and names pass.
+        /// </summary>
+        private static void ThrowIfTcpPortOutOfRange(string endpoint)
+        {
+            const string Scheme = "tcp://";
+            if (!endpoint.StartsWith(Scheme, StringComparison.Ordinal))
+            {
+                return;
+            }
+
+            int start = Scheme.Length;
+            while (start <= endpoint.Length)
+            {
+                int end = endpoint.IndexOf(';', start);
+                if (end < 0)
+                {
+                    end = endpoint.Length;
+                }
+
+                int colon = endpoint.LastIndexOf(':', end - 1, end - start);
+                if (colon >= 0 && end - colon - 1 > 0)
+                {
+                    long port = 0;
+                    int i = colon + 1;
+                    while (i < end && endpoint[i] >= '0' && endpoint[i] <= '9' && port <= 65535)
+                    {
+                        port = port * 10 + (endpoint[i] - '0');
+                        i++;
+                    }
+
+                    if (port > 65535)
+                    {
+                        throw new ArgumentException("The tcp port in '" + endpoint + "' is above 65535.", nameof(endpoint));
+                    }
+                }
+
+                start = end + 1;
+            }
+        }
+
+        /// <summary>
         /// libzmq 4.3.4 asserts (aborts the process) in its PLAIN server when ZAP_ENFORCE_DOMAIN is on and the ZAP domain is
         /// empty, as soon as a client connects. The combination can only be reached through the raw options, so it is refused
         /// here, before a connection can exist, rather than left to take the process down. The caller holds the guard.
@@ -118,6 +161,12 @@ namespace NetZeroMQ
         private void CallEndpoint(EndpointCall call, string endpoint)
         {
             Utf8.ThrowIfInvalidName(endpoint, nameof(endpoint));
+            if (call == EndpointCall.Bind || call == EndpointCall.Connect)
+            {
+                // Unbind and Disconnect only look the text up: one that was never bound or connected is EndpointNotFound.
+                ThrowIfTcpPortOutOfRange(endpoint);
+            }
+
             using var text = new Utf8.CString(endpoint, stackalloc byte[Utf8.StackLimit]);
             Enter();
             try

@@ -159,6 +159,7 @@ namespace NetZeroMQ
             }
 
             ThrowIfInvalidRoutingId(option, value);
+            ThrowIfInvalidCurveKey(option, value);
             fixed (byte* p = &MemoryMarshal.GetReference(value))
             {
                 SetRaw(option, name, p, value.Length);
@@ -295,10 +296,45 @@ namespace NetZeroMQ
             }
 
             ThrowIfInvalidRoutingId(option, value);
+            ThrowIfInvalidCurveKey(option, value);
             fixed (byte* p = &MemoryMarshal.GetReference(value))
             {
                 SetRaw(option, name, p, value.Length);
             }
+        }
+
+        private const string Z85Alphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#";
+
+        /// <summary>
+        /// CURVE key options (whichever key object names them): 32 raw bytes, or 40 Z85 characters with an optional trailing NUL.
+        /// libzmq decodes Z85 with <c>strlen</c>, so a NUL inside the text makes it decode a shorter key and report success (a
+        /// silently wrong key), and it relies on the 41st byte being the NUL. Both are checked here instead.
+        /// </summary>
+        private static void ThrowIfInvalidCurveKey(int option, ReadOnlySpan<byte> value)
+        {
+            if (option < SocketOptions.CurvePublicKey.Id || option > SocketOptions.CurveServerKey.Id || value.Length == 32)
+            {
+                return;
+            }
+
+            if (value.Length == 40 || (value.Length == 41 && value[40] == 0))
+            {
+                for (int i = 0; i < 40; i++)
+                {
+                    if (value[i] >= 128 || Z85Alphabet.IndexOf((char)value[i]) < 0)
+                    {
+                        throw new ArgumentException(
+                            "A 40-character CURVE key must be Z85 text; byte " + i + " (0x" + value[i].ToString("X2", System.Globalization.CultureInfo.InvariantCulture) +
+                            ") is not a Z85 character.", nameof(value));
+                    }
+                }
+
+                return;
+            }
+
+            throw new ArgumentException(
+                "A CURVE key is 32 bytes, or 40 Z85 characters optionally followed by a NUL; not " + value.Length + " bytes" +
+                (value.Length == 41 ? " without the NUL." : "."), nameof(value));
         }
 
         /// <summary>libzmq's rules for routing ids (1-255 bytes; a leading zero byte is reserved for ids libzmq generates).</summary>

@@ -10,8 +10,20 @@ namespace NetZeroMQ.Tests
     /// </summary>
     public static class Program
     {
-        public static int Main(string[] args) =>
-            args.Length == 2 && args[0] == ChildProcess.Marker ? ChildScenarios.Run(args[1]) : 2;
+        public static int Main(string[] args)
+        {
+            if (args.Length < 2 || args[0] != ChildProcess.Marker)
+            {
+                return 2;
+            }
+
+            if (Reliability.ReliabilityChildScenarios.TryRun(args[1], args[2..], out int exitCode))
+            {
+                return exitCode;
+            }
+
+            return args.Length == 2 ? ChildScenarios.Run(args[1]) : 2;
+        }
     }
 
     /// <summary>The scenarios a child process can run; each prints what the parent test asserts on.</summary>

@@ -47,6 +47,8 @@ namespace NetZeroMQ
             while (Interop.Zmq.zmq_ctx_term(context) != 0 && Interop.Zmq.zmq_errno() == ErrorMap.EINTR)
             {
             }
+
+            ResourceCounters.ContextTerminated();
         }
     }
 }

@@ -29,6 +29,7 @@ namespace NetZeroMQ
             // AllocHGlobal memory is aligned for any fundamental type (at least 8 bytes), which is what zmq_msg_t needs.
             result.SetHandle(Marshal.AllocHGlobal(Interop.Zmq.ZmqMsgSize));
 #endif
+            ResourceCounters.MessageCreated();
             return result;
         }
 
@@ -47,6 +48,7 @@ namespace NetZeroMQ
 #else
             Marshal.FreeHGlobal(handle);
 #endif
+            ResourceCounters.MessageReleased();
             return true;
         }
     }

@@ -24,6 +24,7 @@ namespace NetZeroMQ
             context.DangerousAddRef(ref added);
             _context = context;
             SetHandle(socket);
+            ResourceCounters.SocketOpened();
         }
 
         public override bool IsInvalid => handle == IntPtr.Zero;
@@ -53,6 +54,7 @@ namespace NetZeroMQ
             }
 
             Interop.Zmq.zmq_close(handle);
+            ResourceCounters.SocketClosed();
             _waker?.Dispose();
             _context.DangerousRelease();
             return true;

@@ -18,6 +18,7 @@ namespace NetZeroMQ
         {
             SetHandle((IntPtr)readFd);
             _writeFd = writeFd;
+            ResourceCounters.WakerCreated();
         }
 
         public override bool IsInvalid => (int)handle < 0;
@@ -83,6 +84,7 @@ namespace NetZeroMQ
                 Interop.Libc.close(_writeFd);
             }
 
+            ResourceCounters.WakerClosed();
             return true;
         }
     }

@@ -25,10 +25,26 @@ namespace NetZeroMQ
         /// <summary>Low 32 bits: index of the first free slot, or -1. High 32 bits: a version bumped by every change.</summary>
         private static long s_head = Pack(-1, 0);
 
-        private static int s_rented;
+        // Two totals instead of one running count: the same one interlocked increment per rent and per return as before, and
+        // the reliability tests can also prove that releases equal messages (ResourceCounters).
+        private static long s_rents;
+        private static long s_returns;
 
         /// <summary>Slots currently holding a buffer libzmq has not released yet (diagnostics and tests).</summary>
-        internal static int Outstanding => Volatile.Read(ref s_rented);
+        internal static int Outstanding
+        {
+            get
+            {
+                long returns = Interlocked.Read(ref s_returns);
+                return (int)(Interlocked.Read(ref s_rents) - returns);
+            }
+        }
+
+        /// <summary>Slots rented since the process started: zero-copy buffers handed to libzmq.</summary>
+        internal static long Rents => Interlocked.Read(ref s_rents);
+
+        /// <summary>Slots returned since the process started: zero-copy buffers released (the free callback ran).</summary>
+        internal static long Returns => Interlocked.Read(ref s_returns);
 
         /// <summary>Slots that exist (diagnostics and tests).</summary>
         internal static int Capacity => Volatile.Read(ref s_chunks).Length * ChunkSize;
@@ -49,7 +65,7 @@ namespace NetZeroMQ
                 long next = Pack(slot.NextFree, (int)(head >> 32) + 1);
                 if (Interlocked.CompareExchange(ref s_head, next, head) == head)
                 {
-                    Interlocked.Increment(ref s_rented);
+                    Interlocked.Increment(ref s_rents);
                     return slot;
                 }
             }
@@ -57,7 +73,7 @@ namespace NetZeroMQ
 
         internal static void Return(ReleaseSlot slot)
         {
-            Interlocked.Decrement(ref s_rented);
+            Interlocked.Increment(ref s_returns);
             Push(slot);
         }
 

@@ -161,67 +161,6 @@ namespace NetZeroMQ.Tests.ZeroCopy
             Assert.Equal(0, counter.CountNotExactlyOnce());
         }
 
-        [Theory]
-        [InlineData("inproc")]
-        [InlineData("tcp")]
-        public void EveryPath_UnderGcStress_ReleasesEachBufferExactlyOnce(string transport)
-        {
-            const int Count = 100_000;
-            var counter = new ReleaseCounter(Count);
-            using var stop = new CancellationTokenSource();
-            var collector = new Thread(() =>
-            {
-                while (!stop.IsCancellationRequested)
-                {
-                    GC.Collect();
-                    Thread.Sleep(1);
-                }
-            });
-            collector.Start();
-
-            using (Context context = Zmq.NewContext())
-            using (Socket pull = Zmq.NewSocket(context, SocketType.Pull))
-            using (Socket push = Zmq.NewSocket(context, SocketType.Push))
-            {
-                push.Connect(Transports.BindAnywhere(pull, transport));
-                using var received = new Message();
-                using var copy = new Message();
-                for (int id = 0; id < Count; id++)
-                {
-                    switch (id % 4)
-                    {
-                        case 0: // sent with the socket's zero-copy path
-                            push.SendZeroCopy(counter.Allocate(id, 40), 40, counter.Release);
-                            break;
-                        case 1: // a Message, sent
-                            using (var message = new Message(counter.Allocate(id, 40), 40, counter.Release))
-                            {
-                                push.Send(message);
-                            }
-
-                            break;
-                        case 2: // a Message, shared with a copy, never sent
-                            using (var message = new Message(counter.Allocate(id, 40), 40, counter.Release))
-                            {
-                                copy.CopyFrom(message);
-                            }
-
-                            copy.Rebuild();
-                            continue;
-                        default: // a Message, closed unsent
-                            new Message(counter.Allocate(id, 40), 40, counter.Release).Dispose();
-                            continue;
-                    }
-
-                    pull.Recv(received);
-                    Assert.Equal(id, BitConverter.ToInt32(received.Data));
-                }
-            }
-
-            stop.Cancel();
-            Assert.True(collector.Join(TestTimeouts.Expected));
-            Assert.True(Eventually.True(() => counter.Total == Count), "releases: " + counter.Total);
-            Assert.Equal(0, counter.CountNotExactlyOnce());
-        }
+        // EveryPath_UnderGcStress moved to Reliability/ZeroCopyStressTests, extended with the managed paths and counters.
     }
 }

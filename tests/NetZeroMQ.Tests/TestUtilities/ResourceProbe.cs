@@ -1,0 +1,102 @@
+using System;
+using System.IO;
+
+namespace NetZeroMQ.Tests.TestUtilities
+{
+    /// <summary>
+    /// Process-wide resource readings from /proc (Linux): open file descriptors, threads, resident memory. Together with the
+    /// library's own <see cref="ResourceCounters"/> they show whether a scenario leaks. Process-wide, so a test that asserts on
+    /// them runs alone (<see cref="IsolatedCollection"/>) or in a child process of its own.
+    /// </summary>
+    public static class ResourceProbe
+    {
+        /// <summary>Open file descriptors (entries of /proc/self/fd; the enumeration itself holds one).</summary>
+        public static int OpenDescriptors() => Directory.GetFileSystemEntries("/proc/self/fd").Length;
+
+        /// <summary>Open descriptors grouped by kind ("socket", "pipe", "anon_inode:[eventfd]", a path...), for failure messages.</summary>
+        public static string DescribeDescriptors()
+        {
+            var kinds = new System.Collections.Generic.SortedDictionary<string, int>(StringComparer.Ordinal);
+            foreach (string fd in Directory.GetFileSystemEntries("/proc/self/fd"))
+            {
+                string kind;
+                try
+                {
+                    kind = new FileInfo(fd).LinkTarget ?? "?";
+                }
+                catch (IOException)
+                {
+                    continue;
+                }
+
+                if (kind.StartsWith("/", StringComparison.Ordinal))
+                {
+                    kind = "files";
+                }
+
+                int bracket = kind.IndexOf(":[", StringComparison.Ordinal);
+                if (bracket > 0 && (kind.StartsWith("socket", StringComparison.Ordinal) || kind.StartsWith("pipe", StringComparison.Ordinal)))
+                {
+                    kind = kind.Substring(0, bracket);
+                }
+
+                kinds[kind] = kinds.TryGetValue(kind, out int n) ? n + 1 : 1;
+            }
+
+            return string.Join(", ", System.Linq.Enumerable.Select(kinds, k => k.Key + " x" + k.Value));
+        }
+
+        /// <summary>Threads of this process (entries of /proc/self/task).</summary>
+        public static int Threads() => Directory.GetDirectories("/proc/self/task").Length;
+
+        /// <summary>Resident set size in bytes (VmRSS of /proc/self/status).</summary>
+        public static long RssBytes()
+        {
+            foreach (string line in File.ReadLines("/proc/self/status"))
+            {
+                if (line.StartsWith("VmRSS:", StringComparison.Ordinal))
+                {
+                    // "VmRSS:	   123456 kB"
+                    string[] parts = line.Split((char[]?)null, StringSplitOptions.RemoveEmptyEntries);
+                    return long.Parse(parts[1], System.Globalization.CultureInfo.InvariantCulture) * 1024;
+                }
+            }
+
+            throw new InvalidOperationException("/proc/self/status has no VmRSS line");
+        }
+
+        /// <summary>All three readings at once, after a full collection so that finalizable garbage is not counted.</summary>
+        public static Reading Read(bool collectFirst = true)
+        {
+            if (collectFirst)
+            {
+                GC.Collect();
+                GC.WaitForPendingFinalizers();
+                GC.Collect();
+            }
+
+            return new Reading(OpenDescriptors(), Threads(), RssBytes());
+        }
+
+        /// <summary>One reading of the process's resources.</summary>
+        public readonly struct Reading
+        {
+            public Reading(int descriptors, int threads, long rssBytes)
+            {
+                Descriptors = descriptors;
+                Threads = threads;
+                RssBytes = rssBytes;
+            }
+
+            public int Descriptors { get; }
+
+            public int Threads { get; }
+
+            public long RssBytes { get; }
+
+            public double RssMegabytes => RssBytes / (1024.0 * 1024.0);
+
+            public override string ToString() => $"fds {Descriptors}, threads {Threads}, RSS {RssMegabytes:F1} MB";
+        }
+    }
+}
