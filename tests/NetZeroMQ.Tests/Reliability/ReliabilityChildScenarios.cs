@@ -14,6 +14,7 @@ namespace NetZeroMQ.Tests.Reliability
                 "garbage-router" => GarbageInputTests.Child,
                 "abandon" => AbandonedObjectTests.Child,
                 "partition-survivor" => PartitionTests.Child,
+                "monitor-cycles" => _ => Monitoring.SocketMonitorLeakTests.Child(),
                 _ => null,
             };
             exitCode = run is null ? 2 : run(args);
