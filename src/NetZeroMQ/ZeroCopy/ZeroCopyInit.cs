@@ -1,3 +1,5 @@
+using System;
+
 namespace NetZeroMQ
 {
     /// <summary>
@@ -11,6 +13,12 @@ namespace NetZeroMQ
         internal static void Init<TSource>(void* msg, TSource source)
             where TSource : struct, IZeroCopySource
         {
+            if (source.Length <= ZeroCopyPolicy.CopyThreshold)
+            {
+                InitByCopy(msg, source);
+                return;
+            }
+
             ReleaseSlot slot = ReleaseSlots.Rent();
             void* data;
             try
@@ -33,19 +41,30 @@ namespace NetZeroMQ
             }
         }
 
-        /// <summary>Gives a buffer back to its owner without sending it (the send failed before libzmq was involved).</summary>
-        internal static void ReleaseUnsent<TSource>(TSource source)
+        /// <summary>A small payload: copied into a libzmq message and given back to its owner at once (see <see cref="ZeroCopyPolicy"/>).</summary>
+        private static void InitByCopy<TSource>(void* msg, TSource source)
             where TSource : struct, IZeroCopySource
         {
-            ReleaseSlot slot = ReleaseSlots.Rent();
+            if (Interop.Zmq.zmq_msg_init_size(msg, (nuint)source.Length) != 0)
+            {
+                int errno = Interop.Zmq.zmq_errno();
+                Interop.Zmq.zmq_msg_init(msg);
+                source.ReleaseNow();
+                ZmqThrow.Error(errno, "zmq_msg_init_size");
+            }
+
             try
             {
-                source.Fill(slot);
+                source.CopyTo(new Span<byte>(Interop.Zmq.zmq_msg_data(msg), source.Length));
             }
             finally
             {
-                ZeroCopyFree.ReleaseIndex(slot.Index);
+                source.ReleaseNow();
             }
         }
+
+        /// <summary>Gives a buffer back to its owner without sending it (the send failed before libzmq was involved).</summary>
+        internal static void ReleaseUnsent<TSource>(TSource source)
+            where TSource : struct, IZeroCopySource => source.ReleaseNow();
     }
 }

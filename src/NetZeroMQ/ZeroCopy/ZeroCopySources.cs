@@ -15,6 +15,12 @@ namespace NetZeroMQ
 
         /// <summary>Moves ownership of the buffer into <paramref name="slot"/> (pinning it if managed) and returns its address.</summary>
         unsafe void* Fill(ReleaseSlot slot);
+
+        /// <summary>Copies the bytes (for a payload small enough to copy, see <see cref="ZeroCopyPolicy"/>).</summary>
+        void CopyTo(Span<byte> destination);
+
+        /// <summary>Gives the buffer back to its owner now, without a slot; never throws (a failure is reported).</summary>
+        void ReleaseNow();
     }
 
     internal readonly struct MemorySource : IZeroCopySource
@@ -29,6 +35,13 @@ namespace NetZeroMQ
         {
             slot.Pin = _memory.Pin();
             return slot.Pin.Pointer;
+        }
+
+        public void CopyTo(Span<byte> destination) => _memory.Span.CopyTo(destination);
+
+        public void ReleaseNow()
+        {
+            // Nothing to give back: the memory was never pinned.
         }
     }
 
@@ -60,6 +73,20 @@ namespace NetZeroMQ
             slot.Pin = _owner.Memory.Slice(0, Length).Pin();
             return slot.Pin.Pointer;
         }
+
+        public void CopyTo(Span<byte> destination) => _owner.Memory.Span.Slice(0, Length).CopyTo(destination);
+
+        public void ReleaseNow()
+        {
+            try
+            {
+                _owner.Dispose();
+            }
+            catch (Exception e)
+            {
+                ZeroCopyDiagnostics.ReportReleaseFailure(e);
+            }
+        }
     }
 
     internal readonly struct PooledArraySource : IZeroCopySource
@@ -87,6 +114,20 @@ namespace NetZeroMQ
             slot.Pool = _pool;
             slot.Pin = new Memory<byte>(_array).Pin();
             return slot.Pin.Pointer;
+        }
+
+        public void CopyTo(Span<byte> destination) => new ReadOnlySpan<byte>(_array, 0, Length).CopyTo(destination);
+
+        public void ReleaseNow()
+        {
+            try
+            {
+                _pool.Return(_array);
+            }
+            catch (Exception e)
+            {
+                ZeroCopyDiagnostics.ReportReleaseFailure(e);
+            }
         }
     }
 
@@ -120,6 +161,20 @@ namespace NetZeroMQ
             slot.NativeRelease = _release;
             slot.NativePointer = _data;
             return (void*)_data;
+        }
+
+        public unsafe void CopyTo(Span<byte> destination) => new ReadOnlySpan<byte>((void*)_data, Length).CopyTo(destination);
+
+        public void ReleaseNow()
+        {
+            try
+            {
+                _release(_data);
+            }
+            catch (Exception e)
+            {
+                ZeroCopyDiagnostics.ReportReleaseFailure(e);
+            }
         }
     }
 }

@@ -66,7 +66,7 @@ namespace NetZeroMQ.Tests.Reliability
                 monitored.Monitor().Dispose();
             }
 
-            ResourceProbe.Reading before = SettledReading();
+            ResourceProbe.Reading before = ResourceProbe.Read();
             ResourceSnapshot countersBefore = ResourceCounters.Snapshot();
             for (int i = 0; i < sockets; i++)
             {
@@ -80,11 +80,11 @@ namespace NetZeroMQ.Tests.Reliability
             }
 
             // libzmq's reaper closes a socket's descriptors shortly after zmq_close: give it a moment.
-            ResourceProbe.Reading after = SettledReading();
+            ResourceProbe.Reading after = ResourceProbe.Read();
             for (int wait = 0; wait < 100 && after.Descriptors > before.Descriptors + 5; wait++)
             {
                 System.Threading.Thread.Sleep(50);
-                after = SettledReading();
+                after = ResourceProbe.Read();
             }
 
             ResourceSnapshot countersAfter = ResourceCounters.Snapshot();
@@ -100,24 +100,6 @@ namespace NetZeroMQ.Tests.Reliability
             Console.WriteLine("live_wakers=" + (countersAfter.LiveWakers - countersBefore.LiveWakers).ToString(inv));
             return 0;
         }
-
-        /// <summary>
-        /// A reading of what is really held: garbage collected, and glibc asked to give free heap pages back (malloc_trim), so
-        /// that RSS measures retained memory rather than the allocator's high-water mark. Without the trim, the same churn
-        /// reads +4 MB on a quiet machine and +11 to +22 MB with the CPUs loaded (libzmq's reaper thread then falls behind and
-        /// the arenas peak higher), while a C program doing the same cycles on the same libzmq stays flat.
-        /// </summary>
-        private static ResourceProbe.Reading SettledReading()
-        {
-            GC.Collect();
-            GC.WaitForPendingFinalizers();
-            GC.Collect();
-            MallocTrim(0);
-            return ResourceProbe.Read();
-        }
-
-        [System.Runtime.InteropServices.DllImport("libc.so.6", EntryPoint = "malloc_trim")]
-        private static extern int MallocTrim(nuint pad);
 
         private static void Cycle(Context context, int i)
         {

@@ -14,7 +14,7 @@ namespace NetZeroMQ.Tests.Reliability
     /// handed over, with none outstanding. (Moved here from ZeroCopyReleaseTests and extended with the managed paths.)
     /// </summary>
     [Collection(IsolatedCollection.Name)]
-    public class ZeroCopyStressTests
+    public class ZeroCopyStressTests : ZeroCopyMachineryTest
     {
         [Theory]
         [InlineData("inproc", 100_000)]

@@ -65,7 +65,13 @@ namespace NetZeroMQ.Tests.TestUtilities
             throw new InvalidOperationException("/proc/self/status has no VmRSS line");
         }
 
-        /// <summary>All three readings at once, after a full collection so that finalizable garbage is not counted.</summary>
+        /// <summary>
+        /// All three readings at once. With <paramref name="collectFirst"/>, garbage is collected first and glibc is asked to
+        /// give its free heap pages back (malloc_trim), so RSS measures memory that is really retained rather than the
+        /// allocator's high-water mark: without the trim, socket churn reads +4 MB on a quiet machine and +11 to +22 MB with the
+        /// CPUs loaded (libzmq's reaper thread falls behind and the arenas peak higher), while a C program doing the same cycles
+        /// on the same libzmq stays flat.
+        /// </summary>
         public static Reading Read(bool collectFirst = true)
         {
             if (collectFirst)
@@ -73,10 +79,14 @@ namespace NetZeroMQ.Tests.TestUtilities
                 GC.Collect();
                 GC.WaitForPendingFinalizers();
                 GC.Collect();
+                MallocTrim(0);
             }
 
             return new Reading(OpenDescriptors(), Threads(), RssBytes());
         }
+
+        [System.Runtime.InteropServices.DllImport("libc.so.6", EntryPoint = "malloc_trim")]
+        private static extern int MallocTrim(nuint pad);
 
         /// <summary>One reading of the process's resources.</summary>
         public readonly struct Reading

@@ -11,7 +11,7 @@ namespace NetZeroMQ.Tests.ZeroCopy
     /// count covers both sides, including zero-copy release callbacks, which inproc runs on the receiving thread.
     /// </summary>
     [Collection(IsolatedCollection.Name)]
-    public class AllocationTests
+    public class AllocationTests : ZeroCopyMachineryTest
     {
         private const int Messages = 100_000;
 

@@ -7,7 +7,7 @@ using Xunit;
 namespace NetZeroMQ.Tests.ZeroCopy
 {
     [Collection(IsolatedCollection.Name)]
-    public class ManagedZeroCopyTests
+    public class ManagedZeroCopyTests : ZeroCopyMachineryTest
     {
         /// <summary>A pool that overwrites every array returned to it: a buffer given back before libzmq let go shows up as garbage.</summary>
         private sealed class PoisoningPool : ArrayPool<byte>

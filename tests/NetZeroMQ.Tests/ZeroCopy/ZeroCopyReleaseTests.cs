@@ -7,7 +7,7 @@ using Xunit;
 namespace NetZeroMQ.Tests.ZeroCopy
 {
     [Collection(IsolatedCollection.Name)]
-    public class ZeroCopyReleaseTests
+    public class ZeroCopyReleaseTests : ZeroCopyMachineryTest
     {
         [Theory]
         [MemberData(nameof(Transports.All), MemberType = typeof(Transports))]
