@@ -1,4 +1,5 @@
 using System;
+using System.Threading;
 using NetZeroMQ.Tests.TestUtilities;
 
 namespace NetZeroMQ.Tests
@@ -52,6 +53,26 @@ namespace NetZeroMQ.Tests
                         }
 
                         return 0;
+
+                    case "exit-with-zero-copy-queued":
+                        {
+                            // Zero-copy buffers queued to a peer that never answers, and the process simply ends: no Dispose,
+                            // no context termination. libzmq's threads die with the process; nothing may crash on the way out.
+                            ZeroCopyPolicy.CopyThreshold = 0;
+                            var context = new Context { DefaultLinger = Timeout.InfiniteTimeSpan };
+                            var push = new Socket(context, SocketType.Push);
+                            push.Connect("tcp://127.0.0.1:1");
+                            for (int i = 0; i < 100; i++)
+                            {
+                                IntPtr buffer = System.Runtime.InteropServices.Marshal.AllocHGlobal(4096);
+                                push.SendZeroCopy(buffer, 4096, static p => System.Runtime.InteropServices.Marshal.FreeHGlobal(p));
+                            }
+
+                            Console.WriteLine("queued=" + ZeroCopyDiagnostics.OutstandingBuffers);
+                            Console.WriteLine("exiting");
+                            GC.KeepAlive(push);
+                            return 0;
+                        }
 
                     case UncheckedModeScenario.Name:
                         return UncheckedModeScenario.Run();
