@@ -61,7 +61,7 @@ namespace NetZeroMQ
             nint nativeContext = context.AddRef(out bool added);
             try
             {
-                nint socket = Interop.Zmq.zmq_socket(nativeContext, (int)type);
+                nint socket = CreateNative(nativeContext, (int)type);
                 if (socket == 0)
                 {
                     // Read errno before type.ToString(): the first Enum.ToString in a process overwrites it.
@@ -92,6 +92,23 @@ namespace NetZeroMQ
 
         /// <summary>The socket type.</summary>
         public SocketType Type { get; }
+
+        /// <summary>
+        /// zmq_socket, waiting briefly when the context is full. libzmq frees a closed socket's slot later, on its reaper
+        /// thread, so a program that closes and opens sockets quickly can find all MaxSockets slots taken by sockets that are
+        /// already closed; up to 200 ms of retries let the reaper catch up. Any other failure returns at once (0, errno set).
+        /// </summary>
+        private static nint CreateNative(nint context, int type)
+        {
+            nint socket = Interop.Zmq.zmq_socket(context, type);
+            for (int attempt = 0; socket == 0 && attempt < 40 && ErrorMap.ToPortable(Interop.Zmq.zmq_errno()) == ZmqError.TooManyOpenFiles; attempt++)
+            {
+                Thread.Sleep(5);
+                socket = Interop.Zmq.zmq_socket(context, type);
+            }
+
+            return socket;
+        }
 
         /// <summary>The context this socket belongs to.</summary>
         public Context Context => _context;
