@@ -77,6 +77,15 @@ namespace NetZeroMQ.Tests.Security
             return (request, userId, Client.RecvString());
         }
 
+        /// <summary>The handshake failed with the authenticator's <paramref name="zapStatus"/>, and nothing reached the server.</summary>
+        internal void AssertDeniedByAuthenticator(int zapStatus)
+        {
+            MonitorEvent outcome = WaitForOutcome();
+            Assert.Equal(MonitorEventKind.HandshakeFailedAuth, outcome.Kind);
+            Assert.Equal(zapStatus, outcome.ZapStatusCode);
+            AssertServerReceivesNothing();
+        }
+
         /// <summary>Asserts that the server receives nothing within <see cref="TestTimeouts.Absent"/>.</summary>
         internal void AssertServerReceivesNothing()
         {

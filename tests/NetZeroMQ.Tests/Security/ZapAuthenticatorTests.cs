@@ -46,11 +46,7 @@ namespace NetZeroMQ.Tests.Security
             rig.Client.SetCurveClient(strangerKeys, serverKeys.PublicKey);
             rig.Start();
 
-            MonitorEvent outcome = rig.WaitForOutcome();
-
-            Assert.Equal(MonitorEventKind.HandshakeFailedAuth, outcome.Kind);
-            Assert.Equal(400, outcome.ZapStatusCode);
-            rig.AssertServerReceivesNothing();
+            rig.AssertDeniedByAuthenticator(400);
             Assert.True(rig.Decisions.TryPeek(out ZapDecisionEventArgs? decision));
             Assert.Equal(400, decision.Decision.StatusCode);
             Assert.Equal("CURVE", decision.Request!.Mechanism);
@@ -140,11 +136,7 @@ namespace NetZeroMQ.Tests.Security
             rig.Client.SetPlainClient(username, password);
             rig.Start();
 
-            MonitorEvent outcome = rig.WaitForOutcome();
-
-            Assert.Equal(MonitorEventKind.HandshakeFailedAuth, outcome.Kind);
-            Assert.Equal(400, outcome.ZapStatusCode);
-            rig.AssertServerReceivesNothing();
+            rig.AssertDeniedByAuthenticator(400);
         }
 
         [Fact]
@@ -206,11 +198,7 @@ namespace NetZeroMQ.Tests.Security
             rig.Client.SetCurveClient(clientKeys, serverKeys.PublicKey);
             rig.Start();
 
-            MonitorEvent outcome = rig.WaitForOutcome();
-
-            Assert.Equal(MonitorEventKind.HandshakeFailedAuth, outcome.Kind);
-            Assert.Equal(400, outcome.ZapStatusCode);
-            rig.AssertServerReceivesNothing();
+            rig.AssertDeniedByAuthenticator(400);
         }
 
         [Fact]
@@ -249,11 +237,7 @@ namespace NetZeroMQ.Tests.Security
             rig.Client.SetCurveClient(clientKeys, serverKeys.PublicKey);
             rig.Start();
 
-            MonitorEvent outcome = rig.WaitForOutcome();
-
-            Assert.Equal(MonitorEventKind.HandshakeFailedAuth, outcome.Kind);
-            Assert.Equal(500, outcome.ZapStatusCode);
-            rig.AssertServerReceivesNothing();
+            rig.AssertDeniedByAuthenticator(500);
         }
 
         [Fact]
