@@ -93,18 +93,14 @@ namespace NetZeroMQ
         /// <summary>The socket type.</summary>
         public SocketType Type { get; }
 
-        /// <summary>
-        /// zmq_socket, waiting briefly when the context is full. libzmq frees a closed socket's slot later, on its reaper
-        /// thread, so a program that closes and opens sockets quickly can find all MaxSockets slots taken by sockets that are
-        /// already closed; up to 200 ms of retries let the reaper catch up. Any other failure returns at once (0, errno set).
-        /// </summary>
+        /// <summary>zmq_socket, waiting briefly for libzmq's reaper when the context is full (see <see cref="SocketSlots"/>). Any
+        /// other failure returns at once (0, errno set).</summary>
         private static nint CreateNative(nint context, int type)
         {
-            nint socket = Interop.Zmq.zmq_socket(context, type);
-            for (int attempt = 0; socket == 0 && attempt < 40 && ErrorMap.ToPortable(Interop.Zmq.zmq_errno()) == ZmqError.TooManyOpenFiles; attempt++)
+            nint socket;
+            int attempt = 0;
+            while ((socket = Interop.Zmq.zmq_socket(context, type)) == 0 && SocketSlots.WaitForReaper(ref attempt))
             {
-                Thread.Sleep(5);
-                socket = Interop.Zmq.zmq_socket(context, type);
             }
 
             return socket;

@@ -49,9 +49,14 @@ namespace NetZeroMQ
                 {
                     fixed (byte* p = text)
                     {
-                        if (Interop.Zmq.zmq_socket_monitor(socket, p, events) != 0)
+                        // libzmq creates the monitor's own PAIR here, so a full context (closed sockets not yet reaped) fails it.
+                        int attempt = 0;
+                        while (Interop.Zmq.zmq_socket_monitor(socket, p, events) != 0)
                         {
-                            ZmqThrow.LastError("zmq_socket_monitor", endpoint);
+                            if (!SocketSlots.WaitForReaper(ref attempt))
+                            {
+                                ZmqThrow.LastError("zmq_socket_monitor", endpoint);
+                            }
                         }
                     }
 

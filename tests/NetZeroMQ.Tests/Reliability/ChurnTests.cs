@@ -10,7 +10,9 @@ namespace NetZeroMQ.Tests.Reliability
     /// <summary>
     /// Socket and monitor churn: many create/bind/close cycles, then many monitor cycles, in a child process of its own so
     /// that its descriptor and RSS readings see nothing but this scenario. Pass: descriptors back to the baseline (±5), RSS
-    /// growth under 20 MB, and the library's counters show every socket and waker closed.
+    /// growth under 20 MB, and the library's counters show every socket and waker closed. (Monitor cycles go past libzmq's
+    /// 1,023 socket slots several times: each cycle makes two PAIR sockets, and libzmq frees their slots only later, on its
+    /// reaper thread; before the library waited for the reaper, about 4,400 quick cycles ended in EMFILE.)
     /// </summary>
     public class ChurnTests
     {
@@ -19,11 +21,11 @@ namespace NetZeroMQ.Tests.Reliability
         public ChurnTests(ITestOutputHelper output) => _output = output;
 
         [Fact]
-        public void SocketsAndMonitors_20000And1000Cycles_DescriptorsAtBaselineAndRssBounded() => Churn(20_000, 1_000);
+        public void SocketsAndMonitors_20000And5000Cycles_DescriptorsAtBaselineAndRssBounded() => Churn(20_000, 5_000);
 
         [Fact]
         [Trait(Tiers.Category, Tiers.Long)]
-        public void SocketsAndMonitors_100000And1000Cycles_DescriptorsAtBaselineAndRssBounded() => Churn(100_000, 1_000);
+        public void SocketsAndMonitors_100000And10000Cycles_DescriptorsAtBaselineAndRssBounded() => Churn(100_000, 10_000);
 
         private void Churn(int sockets, int monitors)
         {
