@@ -76,9 +76,19 @@ namespace NetZeroMQ.Tests.Reliability
             Assert.Equal(countersBefore.LiveMessages, countersAfter.LiveMessages);
             Assert.Equal(countersBefore.LiveWakers, countersAfter.LiveWakers);
             Assert.Equal(countersBefore.PinnedZeroCopyBuffers, countersAfter.PinnedZeroCopyBuffers);
+            Assert.True(
+                countersAfter.ZeroCopyPins - countersBefore.ZeroCopyPins >= ZeroCopySendsPerIteration * iterations,
+                "the soak's zero-copy sends were not handed to libzmq as zero-copy: " + summary);
             Assert.Equal(countersBefore.OutstandingPooledBuffers, countersAfter.OutstandingPooledBuffers);
             Assert.Equal(countersBefore.ReleaseFailures, countersAfter.ReleaseFailures);
         }
+
+        /// <summary>Zero-copy sends per <see cref="OneIteration"/>: i % 3 is 0 or 1 for 67 of its 100 push/pull messages.</summary>
+        private const int ZeroCopySendsPerIteration = 67;
+
+        /// <summary>Above <see cref="ZeroCopyPolicy.CopyThreshold"/>'s default (1 KiB), so the buffers really are handed to libzmq
+        /// (smaller ones are copied and released at once, and would not exercise the release machinery).</summary>
+        private const int ZeroCopySize = 2048;
 
         /// <summary>One round of everything: a fresh context, request/reply over tcp, push/pull over ipc with zero-copy and
         /// pooled receives, pub/sub over inproc, a monitor, a poller, and a disposal with sockets still open. Returns messages moved.</summary>
@@ -119,12 +129,12 @@ namespace NetZeroMQ.Tests.Reliability
                         switch (i % 3)
                         {
                             case 0:
-                                IntPtr native = Marshal.AllocHGlobal(256);
-                                push.SendZeroCopy(native, 256, Marshal.FreeHGlobal);
+                                IntPtr native = Marshal.AllocHGlobal(ZeroCopySize);
+                                push.SendZeroCopy(native, ZeroCopySize, Marshal.FreeHGlobal);
                                 break;
                             case 1:
-                                byte[] rented = ArrayPool<byte>.Shared.Rent(512);
-                                push.SendZeroCopy(rented, 512, ArrayPool<byte>.Shared);
+                                byte[] rented = ArrayPool<byte>.Shared.Rent(ZeroCopySize);
+                                push.SendZeroCopy(rented, ZeroCopySize, ArrayPool<byte>.Shared);
                                 break;
                             default:
                                 push.Send(new byte[64]);
