@@ -18,6 +18,10 @@ ldconfig -p 2>/dev/null | grep -q 'libzmq\.so\.5' || need_apt+=(libzmq5)
 [ -f /usr/include/zmq.h ] || need_apt+=(libzmq3-dev)
 command -v gcc >/dev/null 2>&1 || need_apt+=(gcc)
 /usr/bin/python3 -c 'import zmq' >/dev/null 2>&1 || need_apt+=(python3-zmq)
+# The network-partition test drives namespaces with ip (iproute2); the draft-API test lists libzmq's symbols with nm
+# (binutils). Minimal images have neither.
+command -v ip >/dev/null 2>&1 || [ -x /sbin/ip ] || need_apt+=(iproute2)
+command -v nm >/dev/null 2>&1 || need_apt+=(binutils)
 if [ "$job" = aot ]; then
     # NativeAOT links with clang or, failing that, gcc (present above), and needs zlib's development files.
     [ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
