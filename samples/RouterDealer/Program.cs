@@ -1,6 +1,6 @@
 // RouterDealer: an async broker. REQ clients talk to a ROUTER frontend, REP workers sit behind a DEALER backend, and the broker
-// moves whole multipart messages (envelope and all) between the two with RecvMultipartAsync/SendMultipartAsync: one task per
-// direction, no thread blocked. Every wait is bounded by the program's deadline.
+// moves whole multipart messages (envelope and all) between the two with RecvMultipartAsync/SendMultipartAsync: one task
+// for both directions, no thread blocked. Every wait is bounded by the program's deadline.
 using System;
 using System.Threading;
 using System.Threading.Tasks;
@@ -39,25 +39,41 @@ for (int w = 0; w < workers.Length; w++)
     });
 }
 
-// The broker: whole envelopes ([client id][empty][request]) travel unchanged in both directions.
-async Task Pump(Socket from, Socket to)
+// The broker: whole envelopes ([client id][empty][request]) travel unchanged in both directions. One task owns both sockets:
+// a socket is used by one thread at a time, and two tasks (one per direction) would each send on the socket the other is
+// receiving from, at moments that can coincide (InvalidOperationException). Instead, a receive is kept pending on each side
+// and the task serves whichever completes first.
+async Task Broker()
 {
-    using var message = new MultipartMessage();
+    using var fromClient = new MultipartMessage();
+    using var fromWorker = new MultipartMessage();
+    Task clientRequest = frontend.RecvMultipartAsync(fromClient, token).AsTask();
+    Task workerReply = backend.RecvMultipartAsync(fromWorker, token).AsTask();
     try
     {
         while (true)
         {
-            await from.RecvMultipartAsync(message, token);
-            await to.SendMultipartAsync(message, token);
+            Task ready = await Task.WhenAny(clientRequest, workerReply);
+            await ready; // its exception, if it failed
+            if (ready == clientRequest)
+            {
+                await backend.SendMultipartAsync(fromClient, token);
+                clientRequest = frontend.RecvMultipartAsync(fromClient, token).AsTask();
+            }
+            else
+            {
+                await frontend.SendMultipartAsync(fromWorker, token);
+                workerReply = backend.RecvMultipartAsync(fromWorker, token).AsTask();
+            }
         }
     }
     catch (Exception e) when (e is OperationCanceledException || e is ZmqException { Error: ZmqError.ContextTerminated })
     {
+        // the program is ending; the other receive ends the same way
     }
 }
 
-Task up = Pump(frontend, backend);
-Task down = Pump(backend, frontend);
+Task broker = Broker();
 
 // Three clients, each sending two requests.
 Task[] clients = new Task[3];
@@ -80,5 +96,5 @@ await Task.WhenAll(clients).WaitAsync(token);
 Console.WriteLine("all 6 requests answered; shutting down");
 context.Shutdown(); // ends the broker's and workers' pending operations with ContextTerminated
 await Task.WhenAll(workers).WaitAsync(token);
-deadline.Cancel(); // and the pumps, wherever they wait
-await Task.WhenAll(up, down).WaitAsync(TimeSpan.FromSeconds(5));
+deadline.Cancel(); // and the broker, wherever it waits
+await broker.WaitAsync(TimeSpan.FromSeconds(5));
