@@ -15,7 +15,7 @@ namespace NetZeroMQ
     /// <para>When the reactor finds the guard taken, it sets <see cref="_deferred"/> and tries once more; the holder releases
     /// the guard with a full fence and then looks at the flag, so one of the two always runs the retry.</para>
     /// </remarks>
-    internal sealed class SocketAsyncState
+    internal sealed class SocketAsyncState : SocketAttachment
     {
         private readonly Socket _socket;
         private readonly int _token;
@@ -48,17 +48,39 @@ namespace NetZeroMQ
         /// <summary>Retries the pending operations from a thread that does not hold the guard.</summary>
         internal void RetryFromOutside()
         {
-            if (!_socket.TryEnterForAsync())
+            if (!_socket.TryLeaseForMachinery(out SocketLease lease))
             {
                 Interlocked.Exchange(ref _deferred, 1);
-                if (!_socket.TryEnterForAsync())
+                if (!_socket.TryLeaseForMachinery(out lease))
                 {
                     return; // the holder sees _deferred after releasing the guard and retries then
                 }
             }
 
-            _socket.ExitAfterAsync();
+            // Ending the lease is what retries: the core calls OnLeaving (guard held) and OnLeft (released) below.
+            lease.Dispose();
         }
+
+        /// <inheritdoc/>
+        internal override void OnLeaving()
+        {
+            if (HasPending)
+            {
+                RetryHoldingGuard();
+            }
+        }
+
+        /// <inheritdoc/>
+        internal override void OnLeft()
+        {
+            if (TakeDeferred() && HasPending)
+            {
+                RetryFromOutside();
+            }
+        }
+
+        /// <inheritdoc/>
+        internal override void OnClosing() => Unregister();
 
         /// <summary>The guard's holder, before releasing it: retry whatever is pending and arm the descriptor if still waiting.</summary>
         internal void RetryHoldingGuard()
@@ -75,7 +97,7 @@ namespace NetZeroMQ
         internal bool TakeDeferred() => Volatile.Read(ref _deferred) != 0 && Interlocked.Exchange(ref _deferred, 0) != 0;
 
         /// <summary>The socket is being disposed: pending operations end with ObjectDisposedException.</summary>
-        internal void OnDisposing()
+        internal override void OnDisposing()
         {
             Receive.RequestDisposeAbort();
             Send.RequestDisposeAbort();

@@ -24,6 +24,9 @@ namespace NetZeroMQ
         private readonly List<PollEvents> _requested = new List<PollEvents>();
         private readonly List<WakerHandle?> _wakers = new List<WakerHandle?>();
         private PollEvents[] _returned = Array.Empty<PollEvents>();
+
+        /// <summary>The sockets' leases during a poll, one slot per socket (kept between polls so that a poll allocates nothing).</summary>
+        private SocketLease[] _leases = Array.Empty<SocketLease>();
         private nint _items;
         private int _capacity;
         private UsageGuard _guard;
@@ -70,15 +73,17 @@ namespace NetZeroMQ
                 throw new ArgumentException("The socket is already registered with this poller.", nameof(socket));
             }
 
-            if (socket.IsDisposed)
+            WakerHandle? waker;
+            using (SocketLease lease = socket.Lease())
             {
-                socket.ThrowDisposed();
+                waker = lease.GetOrCreateWaker();
             }
 
             _sockets.Add(socket);
             _requested.Add(events);
-            _wakers.Add(socket.GetOrCreateWaker());
+            _wakers.Add(waker);
             Array.Resize(ref _returned, _sockets.Count);
+            Array.Resize(ref _leases, _sockets.Count);
             EnsureCapacity((_sockets.Count * 2) + 1);
             return _sockets.Count - 1;
         }
@@ -118,6 +123,7 @@ namespace NetZeroMQ
                 _requested.RemoveAt(index);
                 _wakers.RemoveAt(index);
                 Array.Resize(ref _returned, _sockets.Count);
+                Array.Resize(ref _leases, _sockets.Count);
                 return true;
             }
             finally
@@ -166,8 +172,8 @@ namespace NetZeroMQ
             {
                 for (; entered < count; entered++)
                 {
-                    nint native = _sockets[entered].EnterForPoll();
-                    SetItem(entered, native, 0, (short)_requested[entered]);
+                    _leases[entered] = _sockets[entered].Lease();
+                    SetItem(entered, _leases[entered].Native, 0, (short)_requested[entered]);
                 }
 
                 int items = count;
@@ -191,7 +197,8 @@ namespace NetZeroMQ
             {
                 for (int i = 0; i < entered; i++)
                 {
-                    _sockets[i].ExitForPoll();
+                    _leases[i].Dispose();
+                    _leases[i] = default;
                 }
             }
         }

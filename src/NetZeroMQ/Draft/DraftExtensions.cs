@@ -34,17 +34,10 @@ namespace NetZeroMQ.Draft
         {
             CheckMessage(message, DraftApi.HasRoutingId, "zmq_msg_set_routing_id");
 #if NET
-            void* msg = message.Enter();
-            try
+            using MessageLease lease = message.Lease();
+            if (Interop.ZmqDraft.zmq_msg_set_routing_id(lease.Native, routingId) != 0)
             {
-                if (Interop.ZmqDraft.zmq_msg_set_routing_id(msg, routingId) != 0)
-                {
-                    ZmqThrow.LastError("zmq_msg_set_routing_id");
-                }
-            }
-            finally
-            {
-                message.Exit();
+                ZmqThrow.LastError("zmq_msg_set_routing_id");
             }
 #endif
         }
@@ -57,15 +50,8 @@ namespace NetZeroMQ.Draft
         {
             CheckMessage(message, DraftApi.HasRoutingId, "zmq_msg_routing_id");
 #if NET
-            void* msg = message.Enter();
-            try
-            {
-                return Interop.ZmqDraft.zmq_msg_routing_id(msg);
-            }
-            finally
-            {
-                message.Exit();
-            }
+            using MessageLease lease = message.Lease();
+            return Interop.ZmqDraft.zmq_msg_routing_id(lease.Native);
 #else
             return 0;
 #endif
@@ -81,20 +67,13 @@ namespace NetZeroMQ.Draft
             Utf8.ThrowIfInvalidName(group, nameof(group));
 #if NET
             using var text = new Utf8.CString(group, stackalloc byte[Utf8.StackLimit]);
-            void* msg = message.Enter();
-            try
+            using MessageLease lease = message.Lease();
+            fixed (byte* p = text)
             {
-                fixed (byte* p = text)
+                if (Interop.ZmqDraft.zmq_msg_set_group(lease.Native, p) != 0)
                 {
-                    if (Interop.ZmqDraft.zmq_msg_set_group(msg, p) != 0)
-                    {
-                        ZmqThrow.LastError("zmq_msg_set_group");
-                    }
+                    ZmqThrow.LastError("zmq_msg_set_group");
                 }
-            }
-            finally
-            {
-                message.Exit();
             }
 #endif
         }
@@ -127,20 +106,13 @@ namespace NetZeroMQ.Draft
             }
 #if NET
             using var text = new Utf8.CString(group, stackalloc byte[Utf8.StackLimit]);
-            nint native = socket.EnterForPoll();
-            try
+            using SocketLease lease = socket.Lease();
+            fixed (byte* p = text)
             {
-                fixed (byte* p = text)
+                if ((leave ? Interop.ZmqDraft.zmq_leave(lease.Native, p) : Interop.ZmqDraft.zmq_join(lease.Native, p)) != 0)
                 {
-                    if ((leave ? Interop.ZmqDraft.zmq_leave(native, p) : Interop.ZmqDraft.zmq_join(native, p)) != 0)
-                    {
-                        ZmqThrow.LastError(name);
-                    }
+                    ZmqThrow.LastError(name);
                 }
-            }
-            finally
-            {
-                socket.ExitForPoll();
             }
 #endif
         }

@@ -9,6 +9,9 @@ namespace NetZeroMQ
             internal const int ZMQ_DONTWAIT = 1;
             internal const int ZMQ_SNDMORE = 2;
 
+            /// <summary>The highest socket type number libzmq 4.3 defines (ZMQ_CHANNEL, a draft type).</summary>
+            internal const int ZMQ_CHANNEL = 20;
+
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern nint zmq_socket(nint context, int type);
 

@@ -201,6 +201,14 @@ namespace NetZeroMQ
             }
         }
 
+        /// <summary>Claims the message for code outside the core (see <see cref="MessageLease"/>); throws as any call would.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal MessageLease Lease()
+        {
+            Enter();
+            return new MessageLease(this);
+        }
+
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal void* Enter()
         {

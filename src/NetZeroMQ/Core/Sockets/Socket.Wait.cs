@@ -73,7 +73,7 @@ namespace NetZeroMQ
             where T : struct, INativeTransfer
         {
             int timeoutMs = GetInt32Unguarded(Interop.Zmq.ZMQ_RCVTIMEO);
-            WakerHandle? waker = GetOrCreateWaker();
+            WakerHandle? waker = GetOrCreateWakerWhileLeased();
             long start = Stopwatch.GetTimestamp();
             while (true)
             {

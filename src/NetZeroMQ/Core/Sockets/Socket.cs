@@ -40,19 +40,21 @@ namespace NetZeroMQ
         /// <exception cref="ZmqException">libzmq refused (for example <see cref="ZmqError.TooManyOpenFiles"/> past MaxSockets, or
         /// <see cref="ZmqError.ContextTerminated"/> after <see cref="Context.Shutdown"/>).</exception>
         public Socket(Context context, SocketType type)
-            : this(context, type, allowDraft: false)
+            : this(context, type, highestType: (int)SocketType.Stream)
         {
         }
 
-        /// <summary>Creates a socket; <paramref name="allowDraft"/> admits the draft types 12-20 (see <see cref="Draft.DraftSockets"/>).</summary>
-        internal Socket(Context context, SocketType type, bool allowDraft)
+        /// <summary>Creates a socket of any type libzmq defines, draft ones included; for features that check availability first.</summary>
+        internal static Socket CreateOfNativeType(Context context, int type) => new Socket(context, (SocketType)type, Interop.Zmq.ZMQ_CHANNEL);
+
+        private Socket(Context context, SocketType type, int highestType)
         {
             if (context is null)
             {
                 throw new ArgumentNullException(nameof(context));
             }
 
-            if ((uint)type > (allowDraft ? (uint)Draft.DraftSocketType.Channel : (uint)SocketType.Stream))
+            if ((uint)type > (uint)highestType)
             {
                 throw new ArgumentOutOfRangeException(nameof(type), type, "Not a socket type this binding supports.");
             }
@@ -118,9 +120,7 @@ namespace NetZeroMQ
         /// </summary>
         public void Dispose()
         {
-#if NET
-            _async?.OnDisposing();
-#endif
+            _attachment?.OnDisposing();
             if (_guard.RequestDispose())
             {
                 ReleaseNative();
@@ -159,13 +159,12 @@ namespace NetZeroMQ
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private void Exit()
         {
-#if NET
-            if (_async is not null)
+            if (_attachment is { } attachment)
             {
-                ExitAfterAsync();
+                ExitWithAttachment(attachment);
                 return;
             }
-#endif
+
             if (_guard.Exit())
             {
                 ReleaseNative();
@@ -175,9 +174,7 @@ namespace NetZeroMQ
         /// <summary>Runs once, on whichever thread won the guard's release: closes the native socket and what it owns.</summary>
         private void ReleaseNative()
         {
-#if NET
-            _async?.Unregister();
-#endif
+            _attachment?.OnClosing();
             _context.Untrack(_tracking);
             _scratch?.ReleaseOwned();
             _zeroCopyScratch?.ReleaseOwned();
@@ -185,14 +182,8 @@ namespace NetZeroMQ
             _handle.Dispose();
         }
 
-        /// <summary>For the poller: claim this socket for a call made elsewhere.</summary>
-        internal nint EnterForPoll() => Enter();
-
-        /// <summary>For the poller: end a call made elsewhere.</summary>
-        internal void ExitForPoll() => Exit();
-
-        /// <summary>For the poller: this socket's wake-up descriptor, made on first use (null where the platform has none).</summary>
-        internal WakerHandle? GetOrCreateWaker()
+        /// <summary>This socket's wake-up descriptor, made on first use (null where the platform has none); the caller holds the guard.</summary>
+        internal WakerHandle? GetOrCreateWakerWhileLeased()
         {
             WakerHandle? waker = _handle.Waker;
             if (waker is null && WakerHandle.IsSupported)
@@ -209,39 +200,8 @@ namespace NetZeroMQ
 
         internal bool IsDisposeRequested => _guard.IsDisposeRequested;
 
-        /// <summary>For add-ons that must not throw (a monitor stopping itself): claim the socket if it is free and alive.</summary>
-        internal bool TryEnterForCall(out nint socket, out bool disposed)
-        {
-            socket = _socket;
-            return _guard.TryEnter(out disposed);
-        }
-
-        /// <summary>The native socket, for add-ons that already hold the guard (a proxy).</summary>
-        internal nint NativeUnguarded => _socket;
-
         /// <summary>Whether zmq_close has run (the socket was disposed and no call was in flight any more).</summary>
         internal bool IsNativeClosed => _handle.IsClosed;
-
-        /// <summary>
-        /// Keeps the native socket from being closed for the duration of a call made without the guard (see
-        /// <see cref="SocketMonitor"/>); false if it is closed already. Pair with <see cref="ReleaseNativeReference"/>.
-        /// </summary>
-        internal bool TryAddNativeReference()
-        {
-            bool added = false;
-            try
-            {
-                _handle.DangerousAddRef(ref added);
-            }
-            catch (ObjectDisposedException)
-            {
-                return false;
-            }
-
-            return added;
-        }
-
-        internal void ReleaseNativeReference() => _handle.DangerousRelease();
 
         internal void ThrowDisposed() => ZmqThrow.Disposed(this);
     }
