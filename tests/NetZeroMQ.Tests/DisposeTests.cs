@@ -96,6 +96,15 @@ namespace NetZeroMQ.Tests
             ["RecvMultipart()"] = s => s.RecvMultipart(),
             ["RecvMultipartBytes()"] = s => s.RecvMultipartBytes(),
             ["Monitor(MonitorEvents)"] = s => s.Monitor(MonitorEvents.All).Dispose(),
+            ["SetCurveServer(CurveKeyPair,String)"] = s => s.SetCurveServer(CurveKeyPair.Generate()),
+            ["SetCurveClient(CurveKeyPair,CurveKey)"] = s => s.SetCurveClient(CurveKeyPair.Generate(), CurveKeyPair.Generate().PublicKey),
+            ["SetPlainServer(String)"] = s => s.SetPlainServer(),
+            ["SetPlainClient(String,String)"] = s => s.SetPlainClient("user", "password"),
+            ["SetZapDomain(String)"] = s => s.SetZapDomain("global"),
+            ["SetOption(SocketOption<Byte[]>,CurveKey)"] = s => s.SetOption(SocketOptions.CurveServerKey, CurveKeyPair.Generate().PublicKey),
+            ["GetCurveKey(SocketOption<Byte[]>)"] = s => s.GetCurveKey(SocketOptions.CurvePublicKey),
+            ["Join(String)"] = s => NetZeroMQ.Draft.DraftExtensions.Join(s, "group"),
+            ["Leave(String)"] = s => NetZeroMQ.Draft.DraftExtensions.Leave(s, "group"),
             ["RecvAsync(Memory<Byte>,CancellationToken)"] = s => Await(s.RecvAsync(new byte[8].AsMemory()).AsTask()),
             ["RecvAsync(Message,CancellationToken)"] = s => RecvInto(s, (sock, m) => Await(sock.RecvAsync(m).AsTask())),
             ["RecvBytesAsync(CancellationToken)"] = s => Await(s.RecvBytesAsync().AsTask()),
@@ -112,6 +121,9 @@ namespace NetZeroMQ.Tests
         private static readonly Dictionary<string, Action<Message>> s_messageMembers = new Dictionary<string, Action<Message>>
         {
             ["get_Data()"] = m => _ = m.Data.Length,
+            ["SetRoutingId(UInt32)"] = m => NetZeroMQ.Draft.DraftExtensions.SetRoutingId(m, 1),
+            ["GetRoutingId()"] = m => NetZeroMQ.Draft.DraftExtensions.GetRoutingId(m),
+            ["SetGroup(String)"] = m => NetZeroMQ.Draft.DraftExtensions.SetGroup(m, "group"),
             ["get_Size()"] = m => _ = m.Size,
             ["get_More()"] = m => _ = m.More,
             ["get_IsShared()"] = m => _ = m.IsShared,
@@ -183,8 +195,11 @@ namespace NetZeroMQ.Tests
                 : type == typeof(Poller) ? (s_pollerMembers.Keys.AsEnumerable(), s_pollerExempt)
                 : (s_contextMembers.Keys.AsEnumerable(), s_contextExempt);
 
+            // What a user can call on an instance: its own methods and the library's extension methods for it (features such as
+            // monitors and async are extensions built on the core).
             var actual = new SortedSet<string>(
-                type.GetMethods(BindingFlags.Public | BindingFlags.Instance | BindingFlags.DeclaredOnly).Select(Signature),
+                type.GetMethods(BindingFlags.Public | BindingFlags.Instance | BindingFlags.DeclaredOnly).Select(Signature)
+                    .Concat(ExtensionMethodsOf(type).Select(ExtensionSignature)),
                 StringComparer.Ordinal);
             var expected = new SortedSet<string>(covered.Concat(exempt), StringComparer.Ordinal);
 
@@ -385,6 +400,15 @@ namespace NetZeroMQ.Tests
 
             return data;
         }
+
+        private static IEnumerable<MethodInfo> ExtensionMethodsOf(Type type) =>
+            typeof(Socket).Assembly.GetExportedTypes()
+                .Where(t => t.IsAbstract && t.IsSealed)
+                .SelectMany(t => t.GetMethods(BindingFlags.Public | BindingFlags.Static | BindingFlags.DeclaredOnly))
+                .Where(m => m.IsDefined(typeof(System.Runtime.CompilerServices.ExtensionAttribute), false) && m.GetParameters()[0].ParameterType == type);
+
+        private static string ExtensionSignature(MethodInfo method) =>
+            method.Name + "(" + string.Join(",", method.GetParameters().Skip(1).Select(p => TypeName(p.ParameterType))) + ")";
 
         private static string Signature(MethodInfo method) =>
             method.Name + "(" + string.Join(",", method.GetParameters().Select(p => TypeName(p.ParameterType))) + ")";

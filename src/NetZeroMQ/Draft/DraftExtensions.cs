@@ -85,6 +85,11 @@ namespace NetZeroMQ.Draft
                 throw new ArgumentNullException(nameof(message));
             }
 
+            if (message.IsDisposed)
+            {
+                throw new ObjectDisposedException(message.GetType().FullName);
+            }
+
             if (!available)
             {
                 DraftApi.ThrowUnavailable(name);
@@ -97,6 +102,11 @@ namespace NetZeroMQ.Draft
             if (socket is null)
             {
                 throw new ArgumentNullException(nameof(socket));
+            }
+
+            if (socket.IsDisposed)
+            {
+                throw new ObjectDisposedException(socket.GetType().FullName);
             }
 
             Utf8.ThrowIfInvalidName(group, nameof(group));
