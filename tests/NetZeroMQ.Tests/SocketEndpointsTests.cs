@@ -1,5 +1,7 @@
 using System;
+using System.Collections.Generic;
 using System.Globalization;
+using System.IO;
 using NetZeroMQ.Tests.TestUtilities;
 using Xunit;
 
@@ -258,6 +260,36 @@ namespace NetZeroMQ.Tests
             socket.Connect("tcp://127.0.0.1:1");
 
             Assert.Equal("tcp://127.0.0.1:1", socket.LastEndpoint);
+        }
+
+        [Fact]
+        public void Bind_IpcWildcardInTemporaryDirectoryTooLong_ThrowsNameTooLongNamingTheEndpoint()
+        {
+            // Well-formed text whose real path libzmq only makes at bind time: TMPDIR + "/tmpXXXXXX/socket", here beyond the
+            // 108 bytes of sockaddr_un. Runs in a child, which gets its own TMPDIR.
+            string directory = Path.Combine(Path.GetTempPath(), "netzeromq-" + Guid.NewGuid().ToString("N") + new string('d', 100));
+            Directory.CreateDirectory(directory);
+            try
+            {
+                (int exitCode, string output) = ChildProcess.Run("bind-ipc-wildcard", new Dictionary<string, string?> { ["TMPDIR"] = directory });
+
+                Assert.True(exitCode == 0, output);
+                if (OperatingSystem.IsWindows())
+                {
+                    Assert.Contains("bound ipc://", output, StringComparison.Ordinal); // libzmq makes the path with tmpnam_s there
+                }
+                else
+                {
+                    Assert.Contains("Error=NameTooLong", output, StringComparison.Ordinal);
+                    Assert.Contains("in bind 'ipc://*'", output, StringComparison.Ordinal);
+                }
+
+                Assert.Empty(Directory.GetFileSystemEntries(directory)); // libzmq removed the directory it made for the socket
+            }
+            finally
+            {
+                Directory.Delete(directory, recursive: true);
+            }
         }
 
         private static void AssertMalformed(string endpoint, string reason, Action call)
