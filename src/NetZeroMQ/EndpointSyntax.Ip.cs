@@ -208,11 +208,16 @@ namespace NetZeroMQ
                 i++;
             }
 
+            // Up to nine significant digits; beyond that atoi overflows differently per C library, so no reading is claimed.
             long value = 0;
             int digits = 0;
-            for (; i < text.Length && text[i] >= '0' && text[i] <= '9' && digits < 9; i++, digits++)
+            for (; i < text.Length && text[i] >= '0' && text[i] <= '9'; i++)
             {
                 value = value * 10 + (text[i] - '0');
+                if (value != 0 && ++digits > 9)
+                {
+                    return 0;
+                }
             }
 
             return (ushort)(negative ? -value : value);
