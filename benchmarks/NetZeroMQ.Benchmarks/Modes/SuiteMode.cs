@@ -59,7 +59,8 @@ public static class SuiteMode
         "--allCategories", "category", "the cases in all of these categories: " + string.Join(", ", s_categories), s_categories);
 
     private static readonly Option<string[]> s_exportersOption = CliOptions.Many(
-        "--exporters", "name", "extra result files: " + string.Join(", ", s_exporters), s_exporters, "-e");
+        "--exporters", "name", "result files besides the default csv, html and GitHub markdown: " + string.Join(", ", s_exporters), s_exporters, "-e");
+
     private static readonly Option<string?> s_artifacts = new("--artifacts", "-a")
     {
         Description = "folder for BenchmarkDotNet's results and generated projects [default: ./BenchmarkDotNet.Artifacts]",
