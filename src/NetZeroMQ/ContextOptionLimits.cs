@@ -25,6 +25,13 @@ namespace NetZeroMQ
             "Linux's real-time priorities go up to 99; libzmq's threads pass larger ones to pthread_setschedparam, which fails, " +
             "and libzmq then aborts the process (thread.cpp:345).");
 
+        /// <summary>
+        /// Descriptors the I/O threads must leave free. libzmq aborts the process in several places when it cannot open one
+        /// (epoll.cpp:65 when an I/O thread starts, ip_resolver.cpp:542 when Bind/Connect resolves an interface), so the
+        /// threads may not take the last ones: these are for the application's sockets, listeners and connections.
+        /// </summary>
+        internal const int DescriptorReserve = 64;
+
         /// <summary>Whether the libzmq thread checks that depend on Linux apply.</summary>
         internal static bool IsLinux { get; } = RuntimeInformation.IsOSPlatform(OSPlatform.Linux);
 
@@ -40,7 +47,7 @@ namespace NetZeroMQ
         {
             OptionLimits? limits = option switch
             {
-                (int)ContextOption.IOThreads => IOThreads(context),
+                (int)ContextOption.IOThreads => IOThreads(context, DescriptorReserve),
                 (int)ContextOption.MaxSockets => MaxSockets(context),
                 (int)ContextOption.ThreadSchedulingPolicy when IsLinux => LinuxPolicies,
                 3 when IsLinux => LinuxPriorities, // ZMQ_THREAD_PRIORITY
@@ -58,7 +65,10 @@ namespace NetZeroMQ
         /// (ctx.cpp:415-418: an overflow throws std::length_error, which ends the process), and every I/O thread takes two
         /// descriptors (a mailbox and an epoll instance); when they run out, libzmq aborts (epoll.cpp:65).
         /// </summary>
-        internal static OptionLimits IOThreads(Context context)
+        /// <param name="context">The context.</param>
+        /// <param name="reserve">Descriptors to leave free: <see cref="DescriptorReserve"/> when the value is set, 0 when the
+        /// first socket starts the threads (then only libzmq's own start-up must not run out).</param>
+        internal static OptionLimits IOThreads(Context context, int reserve)
         {
             int maxSockets = context.GetOption(ContextOption.MaxSockets);
             long max = (long)int.MaxValue - 2 - maxSockets;
@@ -67,13 +77,15 @@ namespace NetZeroMQ
             if (ContextStart.FreeDescriptors() is long free)
             {
                 // The first socket starts the reaper (2 descriptors), the I/O threads (2 each) and its own mailbox (1).
-                long budget = Math.Max(0, (free - 3) / 2);
+                // (Measured: a context's first socket with n I/O threads opens 2n + 3 descriptors.)
+                long budget = Math.Max(0, (free - 3 - reserve) / 2);
                 if (budget < max)
                 {
                     max = budget;
-                    reason = "each I/O thread takes two file descriptors and this process can open " +
-                        free.ToString(CultureInfo.InvariantCulture) + " more (RLIMIT_NOFILE); libzmq aborts the process when " +
-                        "they run out while it starts its threads (epoll.cpp:65). Raise the limit (ulimit -n) for more";
+                    reason = "each I/O thread takes two file descriptors, this process can open " +
+                        free.ToString(CultureInfo.InvariantCulture) + " more (RLIMIT_NOFILE) and " +
+                        reserve.ToString(CultureInfo.InvariantCulture) + " stay free for sockets; libzmq aborts the " +
+                        "process when descriptors run out while it starts its threads (epoll.cpp:65). Raise the limit (ulimit -n) for more";
                 }
             }
 

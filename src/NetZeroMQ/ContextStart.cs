@@ -28,7 +28,7 @@ namespace NetZeroMQ
             }
 
             int ioThreads = context.GetOption(ContextOption.IOThreads);
-            OptionLimits threads = ContextOptionLimits.IOThreads(context);
+            OptionLimits threads = ContextOptionLimits.IOThreads(context, reserve: 0);
             if (!threads.Allows(ioThreads))
             {
                 throw new InvalidOperationException(

@@ -102,7 +102,7 @@ namespace NetZeroMQ
             }
             else if (typeof(T) == typeof(TimeSpan))
             {
-                int v = Milliseconds.FromTimeSpan((TimeSpan)(object)value!, nameof(value));
+                int v = Milliseconds.FromTimeSpan((TimeSpan)(object)value!, nameof(value), option.Name);
                 SocketOptions.ThrowIfNotAllowed(this, option.Id, v, nameof(value));
                 SetRaw(option.Id, option.Name, &v, sizeof(int));
             }

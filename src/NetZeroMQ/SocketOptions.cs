@@ -305,7 +305,9 @@ namespace NetZeroMQ
         /// none. On Linux NetZeroMQ checks that the descriptor is an open stream socket of the IPv4, IPv6 or Unix family on which
         /// listen() was called: libzmq adds it to its poller and accepts on it without any check, and aborts the process when
         /// either fails. Bind with the matching transport (tcp:// for IPv4/IPv6, ipc:// for Unix); libzmq owns the descriptor
-        /// from then on and closes it, so do not close it yourself, and do not Bind twice with the same descriptor.
+        /// from then on and closes it, so do not close it yourself (nor dispose a .NET <c>System.Net.Sockets.Socket</c> that
+        /// owns it: its Dispose shuts the descriptor down, and libzmq's next accept then aborts), and do not Bind twice with
+        /// the same descriptor (the second listener adopts it again and libzmq aborts).
         /// </summary>
         public static readonly SocketOption<int> UseFd = Define<int>(89, nameof(UseFd), RW,
             limits: OptionLimits.Range(-1, int.MaxValue, "libzmq's limit."), rule: SocketOptionRules.CheckUseFd);
