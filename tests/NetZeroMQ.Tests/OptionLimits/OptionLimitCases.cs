@@ -417,7 +417,7 @@ namespace NetZeroMQ.Tests.OptionLimits
                 // whose Dispose shuts a listening descriptor down: libzmq's accept would then fail and abort the process.
                 string result = kind == AdoptedListener.Unix
                     ? TcpRoundTrip(a, b, "ipc://" + unixPath, null)
-                    : TcpRoundTrip(a, b, "tcp://127.0.0.1:*", "tcp://" + net!.LocalEndPoint);
+                    : TcpRoundTrip(a, b, "tcp://127.0.0.1:*", net is null ? null : "tcp://" + net.LocalEndPoint);
                 if (net is not null && result != Refused)
                 {
                     net.SafeHandle.SetHandleAsInvalid();
