@@ -18,6 +18,11 @@ namespace NetZeroMQ.Tests
                 return 2;
             }
 
+            if (args[1] == OptionLimits.OptionLimitCases.Scenario)
+            {
+                return OptionLimits.OptionLimitCases.Child(args[2..]);
+            }
+
             if (Reliability.ReliabilityChildScenarios.TryRun(args[1], args[2..], out int exitCode))
             {
                 return exitCode;
