@@ -137,6 +137,21 @@ namespace NetZeroMQ
             return Interop.Zmq.zmq_getsockopt(_socket, option, &value, &length) == 0 && value != 0;
         }
 
+        /// <summary>
+        /// After a tcp or ipc Bind: libzmq adopted the <see cref="SocketOptions.UseFd"/> descriptor (if one was set) for this
+        /// listener, but keeps the option and would adopt the same descriptor again at the next Bind, which aborts the process
+        /// (libzmq 4.3.4 epoll.cpp:100, the descriptor already registered or, after an Unbind, closed). The option goes back to
+        /// -1: the descriptor belongs to this listener now.
+        /// </summary>
+        private void ForgetAdoptedDescriptor(string endpoint)
+        {
+            if ((endpoint.StartsWith("tcp://", StringComparison.Ordinal) || endpoint.StartsWith("ipc://", StringComparison.Ordinal))
+                && GetInt32Unguarded(SocketOptions.UseFd.Id) != -1)
+            {
+                SetInt32Unguarded(SocketOptions.UseFd.Id, -1);
+            }
+        }
+
         private void CallEndpoint(EndpointCall call, string endpoint)
         {
             EndpointSyntax.ThrowIfMalformed(endpoint, call switch
@@ -164,6 +179,11 @@ namespace NetZeroMQ
                         EndpointCall.Unbind => Interop.Zmq.zmq_unbind(_socket, p),
                         _ => Interop.Zmq.zmq_disconnect(_socket, p),
                     };
+                    if (rc == 0 && call == EndpointCall.Bind)
+                    {
+                        ForgetAdoptedDescriptor(endpoint);
+                    }
+
                     if (rc != 0)
                     {
                         ZmqThrow.LastError(call switch

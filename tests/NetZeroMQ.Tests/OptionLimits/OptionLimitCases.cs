@@ -126,6 +126,7 @@ namespace NetZeroMQ.Tests.OptionLimits
 
             // ---- UseFd: what the descriptor is ----
             yield return UseFd("a listening TCP socket", Works, AdoptedListener.Tcp);
+            yield return UseFd("a listening TCP socket, then a second Bind", Works, AdoptedListener.TcpThenSecondBind);
             yield return UseFd("a listening Unix socket (ipc)", Works, AdoptedListener.Unix);
             yield return UseFd("100000 (not open)", Refused, AdoptedListener.NotOpen);
             yield return UseFd("a TCP socket not listening", Refused, AdoptedListener.NotListening);
@@ -357,6 +358,7 @@ namespace NetZeroMQ.Tests.OptionLimits
         {
             Tcp,
             Unix,
+            TcpThenSecondBind,
             NotOpen,
             NotListening,
             Udp,
@@ -378,6 +380,7 @@ namespace NetZeroMQ.Tests.OptionLimits
                 switch (kind)
                 {
                     case AdoptedListener.Tcp:
+                    case AdoptedListener.TcpThenSecondBind:
                         net = new NetSocket(System.Net.Sockets.AddressFamily.InterNetwork, NetSocketType.Stream, System.Net.Sockets.ProtocolType.Tcp);
                         net.Bind(new IPEndPoint(IPAddress.Loopback, 0));
                         net.Listen(10);
@@ -422,6 +425,15 @@ namespace NetZeroMQ.Tests.OptionLimits
                 {
                     net.SafeHandle.SetHandleAsInvalid();
                     net = null;
+                }
+
+                if (kind == AdoptedListener.TcpThenSecondBind && result == Works)
+                {
+                    // The descriptor was adopted by the first Bind; a second one must make its own listener, not adopt it again.
+                    string first = a.LastEndpoint!;
+                    a.Bind("tcp://127.0.0.1:*");
+                    int left = a.GetOption(SocketOptions.UseFd);
+                    return left == -1 && a.LastEndpoint != first ? Works : "second Bind: UseFd " + left + ", endpoint " + a.LastEndpoint;
                 }
 
                 return result;
