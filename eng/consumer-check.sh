@@ -23,6 +23,9 @@ nuspec=$(unzip -p "$nupkg" NetZeroMQ.nuspec)
 for field in '<license type="expression">MPL-2.0</license>' '<readme>README.md</readme>' '<repository type="git"'; do
     grep -qF "$field" <<<"$nuspec" || { echo "the nuspec lacks $field" >&2; exit 1; }
 done
+# The package page's readme is the one written for package users (src/NetZeroMQ/PACKAGE.md), not the repository's README.
+unzip -p "$nupkg" README.md | cmp -s - "$repo/src/NetZeroMQ/PACKAGE.md" \
+    || { echo "the package's README.md is not src/NetZeroMQ/PACKAGE.md" >&2; exit 1; }
 echo "    $(basename "$nupkg"): $(wc -l <<<"$contents") entries, symbols and metadata present"
 
 # Outside the repository, so that none of its Directory.Build.props, global.json or nuget.config applies.

@@ -68,7 +68,14 @@ namespace NetZeroMQ.Tests
                 [nameof(SocketOptions.ConnectTimeout)] = (SocketType.Dealer, s => RoundTrip(s, SocketOptions.ConnectTimeout, TimeSpan.FromMilliseconds(750))),
                 [nameof(SocketOptions.TcpMaxRetransmitTimeout)] = (SocketType.Dealer, s => RoundTrip(s, SocketOptions.TcpMaxRetransmitTimeout, TimeSpan.FromMilliseconds(9000))),
                 [nameof(SocketOptions.MulticastMaxTpdu)] = (SocketType.Pub, s => RoundTrip(s, SocketOptions.MulticastMaxTpdu, 1400)),
-                [nameof(SocketOptions.UseFd)] = (SocketType.Router, s => RoundTrip(s, SocketOptions.UseFd, 1000)),
+                [nameof(SocketOptions.UseFd)] = (SocketType.Router, s =>
+                {
+                    // UseFd takes only a listening socket (anything else would abort libzmq at Bind); this one is never bound.
+                    using var listener = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Tcp);
+                    listener.Bind(new System.Net.IPEndPoint(System.Net.IPAddress.Loopback, 0));
+                    listener.Listen(1);
+                    RoundTrip(s, SocketOptions.UseFd, (int)listener.SafeHandle.DangerousGetHandle());
+                }),
                 [nameof(SocketOptions.GssapiPrincipalNameType)] = (SocketType.Dealer, s => RoundTrip(s, SocketOptions.GssapiPrincipalNameType, 1)),
                 [nameof(SocketOptions.GssapiServicePrincipalNameType)] = (SocketType.Dealer, s => RoundTrip(s, SocketOptions.GssapiServicePrincipalNameType, 2)),
                 [nameof(SocketOptions.BindToDevice)] = (SocketType.Dealer, s => RoundTrip(s, SocketOptions.BindToDevice, "lo")),

@@ -21,7 +21,7 @@ namespace NetZeroMQ
     /// thread, and abandoned sockets are closed with linger 0.</para>
     /// See <see href="http://api.zeromq.org/4-3:zmq-ctx-new">zmq_ctx_new</see>.
     /// </remarks>
-    public sealed class Context : IDisposable
+    public sealed partial class Context : IDisposable
     {
         /// <summary>The linger every new socket starts with unless <see cref="DefaultLinger"/> is changed: one second.</summary>
         public static readonly TimeSpan StandardLinger = TimeSpan.FromSeconds(1);
@@ -90,14 +90,23 @@ namespace NetZeroMQ
             }
         }
 
-        /// <summary>Number of I/O threads. Set it before the first socket is created.</summary>
+        /// <summary>
+        /// Number of I/O threads. Set it before the first socket is created. 0 (inproc only) up to what the process can
+        /// start: each I/O thread takes two file descriptors, and on Linux the limit follows from RLIMIT_NOFILE and the
+        /// descriptors already open (libzmq aborts the process when they run out while it starts its threads); elsewhere up to
+        /// int.MaxValue - 2 - <see cref="MaxSockets"/> (libzmq adds them in an int).
+        /// </summary>
+        /// <exception cref="ArgumentOutOfRangeException">The value is negative or more than the process can start; the
+        /// message gives the limit and why.</exception>
         public int IOThreads
         {
             get => GetOption(ContextOption.IOThreads);
             set => SetOption(ContextOption.IOThreads, ThrowIfNegative(value));
         }
 
-        /// <summary>Maximum number of sockets.</summary>
+        /// <summary>Maximum number of sockets, 1 to <see cref="SocketLimit"/> (65535 with epoll). libzmq documents that limit
+        /// but does not enforce it: it sizes a table by this value at the first socket, and int.MaxValue ends the process.</summary>
+        /// <exception cref="ArgumentOutOfRangeException">The value is negative or above <see cref="SocketLimit"/>.</exception>
         public int MaxSockets
         {
             get => GetOption(ContextOption.MaxSockets);
@@ -107,7 +116,8 @@ namespace NetZeroMQ
         /// <summary>Largest value <see cref="MaxSockets"/> may take.</summary>
         public int SocketLimit => GetOption(ContextOption.SocketLimit);
 
-        /// <summary>Largest message size accepted, in bytes.</summary>
+        /// <summary>Largest message size, in bytes (ZMQ_MAX_MSGSZ, 0 to int.MaxValue). libzmq 4.3 stores it but does not use it:
+        /// limit what a socket accepts with <see cref="Socket.MaxMessageSize"/>.</summary>
         public int MaxMessageSize
         {
             get => GetOption(ContextOption.MaxMessageSize);
@@ -165,6 +175,8 @@ namespace NetZeroMQ
         /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
         /// <exception cref="InvalidOperationException">The option is read-only (<see cref="ContextOption.SocketLimit"/>,
         /// <see cref="ContextOption.MessageStructSize"/>).</exception>
+        /// <exception cref="ArgumentOutOfRangeException">A value libzmq would accept but cannot start its threads with (see each
+        /// <see cref="ContextOption"/> member); the message names the option and the allowed values.</exception>
         /// <exception cref="ZmqException">libzmq rejected the option or value (<see cref="ZmqError.InvalidArgument"/>).</exception>
         public void SetOption(ContextOption option, int value)
         {
@@ -175,16 +187,28 @@ namespace NetZeroMQ
                     (option == ContextOption.SocketLimit ? " (To set the I/O threads' priority, which libzmq numbers the same, use SetThreadPriority.)" : string.Empty));
             }
 
-            SetNative((int)option, option.ToString(), value);
+            string name = option.ToString();
+            ContextOptionLimits.ThrowIfNotAllowed(this, (int)option, name, value);
+            SetNative((int)option, name, value);
+            Remember((int)option, value);
         }
 
         /// <summary>
         /// Sets the scheduling priority of the I/O threads (ZMQ_THREAD_PRIORITY, POSIX, write-only; its number is shared with the
         /// read-only <see cref="ContextOption.SocketLimit"/>, which is why it has its own method). Set it before creating sockets.
         /// </summary>
-        /// <param name="priority">The priority, meaningful for the scheduling policy in use.</param>
-        /// <exception cref="ZmqException">libzmq rejected the value.</exception>
-        public void SetThreadPriority(int priority) => SetNative(3, "ThreadPriority", priority);
+        /// <param name="priority">The priority: 1 to 99 with the real-time policies (SCHED_FIFO 1, SCHED_RR 2); with the others
+        /// any value from 0 makes libzmq's threads call nice(-20) (which needs CAP_SYS_NICE or RLIMIT_NICE), whatever the value.
+        /// On Linux 0 to 99; whether the system lets the threads apply it is checked when the first socket is created, which
+        /// throws <see cref="InvalidOperationException"/> instead of letting libzmq abort the process.</param>
+        /// <exception cref="ArgumentOutOfRangeException">Above 99 on Linux.</exception>
+        /// <exception cref="ZmqException">libzmq rejected the value (<see cref="ZmqError.InvalidArgument"/> below 0).</exception>
+        public void SetThreadPriority(int priority)
+        {
+            ContextOptionLimits.ThrowIfNotAllowed(this, ThreadPriorityOption, "ThreadPriority", priority);
+            SetNative(ThreadPriorityOption, "ThreadPriority", priority);
+            Remember(ThreadPriorityOption, priority);
+        }
 
         private void SetNative(int option, string name, int value)
         {
@@ -266,6 +290,8 @@ namespace NetZeroMQ
             {
                 _sockets.Add(socket);
             }
+
+            MarkStarted();
         }
 
         internal void Untrack(WeakReference<Socket> socket)

@@ -11,7 +11,10 @@ namespace NetZeroMQ
         internal static TimeSpan ToTimeSpan(int milliseconds) =>
             milliseconds < 0 ? Timeout.InfiniteTimeSpan : TimeSpan.FromMilliseconds(milliseconds);
 
-        internal static int FromTimeSpan(TimeSpan value, string paramName)
+        /// <param name="value">The value.</param>
+        /// <param name="paramName">The parameter that carried it.</param>
+        /// <param name="socketOption">The socket option that takes the value, for the message, or null.</param>
+        internal static int FromTimeSpan(TimeSpan value, string paramName, string? socketOption = null)
         {
             if (value == Timeout.InfiniteTimeSpan)
             {
@@ -22,7 +25,9 @@ namespace NetZeroMQ
             if (ms < 0 || ms > int.MaxValue)
             {
                 throw new ArgumentOutOfRangeException(
-                    paramName, value, "The value must be Timeout.InfiniteTimeSpan or between 0 and int.MaxValue milliseconds.");
+                    paramName,
+                    value,
+                    (socketOption is null ? "The value" : "Socket option " + socketOption) + " must be Timeout.InfiniteTimeSpan or between 0 and int.MaxValue milliseconds.");
             }
 
             return (int)ms;

@@ -8,6 +8,8 @@ namespace NetZeroMQ
     {
         /// <summary>Strings and binary values up to this size are read on the stack; larger ones are retried with a bigger buffer.</summary>
         private const int SmallOptionBuffer = 1024;
+
+        /// <summary>The first heap buffer, and the most a read of an option this binding does not list may use.</summary>
         private const int LargeOptionBuffer = 64 * 1024;
 
         /// <summary>
@@ -78,7 +80,9 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentNullException">A string or byte[] value is null.</exception>
         /// <exception cref="ArgumentException">The value breaks a rule libzmq would reject or misread: a routing id that is
         /// empty, longer than 255 bytes or starts with a zero byte, a CURVE key that is not 32 bytes, a string with a NUL.</exception>
-        /// <exception cref="ArgumentOutOfRangeException">A <see cref="TimeSpan"/> that is negative (other than infinite) or too large.</exception>
+        /// <exception cref="ArgumentOutOfRangeException">A <see cref="TimeSpan"/> that is negative (other than infinite) or too large;
+        /// or a value libzmq 4.3 would accept but then abort on, misread or not give back: outside the range documented on the
+        /// option's key in <see cref="SocketOptions"/>. The message names the option and the allowed values.</exception>
         /// <exception cref="InvalidOperationException">The option is read-only.</exception>
         /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
         /// <exception cref="ZmqException">libzmq rejected it (<see cref="ZmqError.InvalidArgument"/>); the option is named.</exception>
@@ -88,6 +92,7 @@ namespace NetZeroMQ
             if (typeof(T) == typeof(int))
             {
                 int v = (int)(object)value!;
+                SocketOptions.ThrowIfNotAllowed(this, option.Id, v, nameof(value));
                 SetRaw(option.Id, option.Name, &v, sizeof(int));
             }
             else if (typeof(T) == typeof(bool))
@@ -97,12 +102,14 @@ namespace NetZeroMQ
             }
             else if (typeof(T) == typeof(TimeSpan))
             {
-                int v = Milliseconds.FromTimeSpan((TimeSpan)(object)value!, nameof(value));
+                int v = Milliseconds.FromTimeSpan((TimeSpan)(object)value!, nameof(value), option.Name);
+                SocketOptions.ThrowIfNotAllowed(this, option.Id, v, nameof(value));
                 SetRaw(option.Id, option.Name, &v, sizeof(int));
             }
             else if (typeof(T) == typeof(long))
             {
                 long v = (long)(object)value!;
+                SocketOptions.ThrowIfNotAllowed(this, option.Id, v, nameof(value));
                 SetRaw(option.Id, option.Name, &v, sizeof(long));
             }
             else if (typeof(T) == typeof(ulong))
@@ -133,12 +140,13 @@ namespace NetZeroMQ
 
         /// <summary>
         /// The escape hatch: sets any option number with raw bytes. For options listed in <see cref="SocketOptions"/> the size is
-        /// checked first (4 bytes for int/bool/time options, 8 for 64-bit ones, 32 or 40 for CURVE keys); unknown numbers go to
-        /// libzmq unchecked.
+        /// checked first (4 bytes for int/bool/time options, 8 for 64-bit ones, 32 or 40 for CURVE keys), then the value against
+        /// the same limits as <see cref="SetOption{T}(SocketOption{T}, T)"/>; unknown numbers go to libzmq unchecked.
         /// </summary>
         /// <param name="option">libzmq's option number.</param>
         /// <param name="value">The value's bytes in native layout.</param>
         /// <exception cref="ArgumentException">The size does not fit the option.</exception>
+        /// <exception cref="ArgumentOutOfRangeException">The value is outside the limits documented on the option's key.</exception>
         /// <exception cref="ZmqException">libzmq rejected it.</exception>
         public void SetOptionRaw(int option, ReadOnlySpan<byte> value)
         {
@@ -155,6 +163,16 @@ namespace NetZeroMQ
                     throw new ArgumentException(
                         "Option " + name + " takes " + (expected != 0 ? expected : info.FixedLength) + " bytes, not " + value.Length + ".",
                         nameof(value));
+                }
+
+                // The same limits as the typed setters: the value for numbers (in native layout), the length for the rest.
+                long checkedValue = expected == 4 ? MemoryMarshal.Read<int>(value)
+                    : expected == 8 && info.ValueType == typeof(long) ? MemoryMarshal.Read<long>(value)
+                    : expected == 8 ? 0
+                    : value.Length;
+                if (expected != 8 || info.ValueType == typeof(long))
+                {
+                    SocketOptions.ThrowIfNotAllowed(this, option, checkedValue, nameof(value));
                 }
             }
 
@@ -255,20 +273,37 @@ namespace NetZeroMQ
                 return new ReadOnlySpan<byte>(small, (int)length).ToArray();
             }
 
-            // libzmq fails with EINVAL when the value does not fit, without saying how big it is: try once more with room to spare.
-            byte[] large = new byte[LargeOptionBuffer];
-            fixed (byte* p = large)
+            // libzmq fails with EINVAL when the value does not fit, without saying how big it is, and the same way when the
+            // option does not exist in this build. So grow the buffer, but only as far as the option can hold: whatever a
+            // setter accepted (or Bind/Connect stored as the last endpoint) is read back; an option this binding does not
+            // list gets up to LargeOptionBuffer.
+            int error = Interop.Zmq.zmq_errno();
+            int limit = SocketOptions.ById.TryGetValue(option, out SocketOptions.OptionInfo info) ? info.MaxReadBytes : LargeOptionBuffer;
+            int size = SmallOptionBuffer;
+            while (size < limit)
             {
-                length = LargeOptionBuffer;
-                if (Interop.Zmq.zmq_getsockopt(_socket, option, p, &length) != 0)
+                size = size >= MaxOptionBuffer / 4 ? MaxOptionBuffer : Math.Max(LargeOptionBuffer, size * 4);
+                size = Math.Min(size, limit);
+                byte[] large = new byte[size];
+                fixed (byte* p = large)
                 {
-                    ZmqThrow.LastError("zmq_getsockopt", option: name);
+                    length = (nuint)size;
+                    if (Interop.Zmq.zmq_getsockopt(_socket, option, p, &length) == 0)
+                    {
+                        Array.Resize(ref large, (int)length);
+                        return large;
+                    }
+
+                    error = Interop.Zmq.zmq_errno();
                 }
             }
 
-            Array.Resize(ref large, (int)length);
-            return large;
+            ZmqThrow.Error(error, "zmq_getsockopt", option: name);
+            return Array.Empty<byte>();
         }
+
+        /// <summary>The largest buffer a read uses (the largest byte array .NET allows).</summary>
+        private const int MaxOptionBuffer = 0x7FFFFFC7;
 
         private void SetString(int option, string name, string value)
         {
@@ -278,11 +313,13 @@ namespace NetZeroMQ
             }
 
             Utf8.ThrowIfContainsNul(value, nameof(value));
+            int byteCount = Encoding.UTF8.GetByteCount(value);
+            SocketOptions.ThrowIfNotAllowed(this, option, byteCount, nameof(value));
             using var text = new Utf8.CString(value, stackalloc byte[Utf8.StackLimit]);
             fixed (byte* p = text)
             {
                 // libzmq takes strings without their NUL ("no NUL or one trailing NUL").
-                SetRaw(option, name, p, Encoding.UTF8.GetByteCount(value));
+                SetRaw(option, name, p, byteCount);
             }
         }
 

@@ -37,6 +37,9 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentNullException"><paramref name="context"/> is null.</exception>
         /// <exception cref="ArgumentOutOfRangeException"><paramref name="type"/> is not a defined <see cref="SocketType"/>.</exception>
         /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
+        /// <exception cref="InvalidOperationException">This is the context's first socket, and libzmq could not start its
+        /// threads with the context's options (too many I/O threads for the descriptors left, or thread scheduling the system
+        /// refuses): libzmq would abort the process.</exception>
         /// <exception cref="ZmqException">libzmq refused (for example <see cref="ZmqError.TooManyOpenFiles"/> past MaxSockets, or
         /// <see cref="ZmqError.ContextTerminated"/> after <see cref="Context.Shutdown"/>).</exception>
         public Socket(Context context, SocketType type)
@@ -60,6 +63,7 @@ namespace NetZeroMQ
             }
 
             _guard.UseConfiguredMode();
+            context.ThrowIfCannotStart();
             nint nativeContext = context.AddRef(out bool added);
             try
             {
