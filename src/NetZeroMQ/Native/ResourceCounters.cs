@@ -20,6 +20,12 @@ namespace NetZeroMQ
         private static long s_wakersCreated;
         private static long s_wakersClosed;
 
+        /// <summary>Pooled receive buffers rented and returned, counted by <c>PooledBuffer</c> under its own lock.</summary>
+        internal static long PooledBuffersRented;
+
+        /// <summary>See <see cref="PooledBuffersRented"/>.</summary>
+        internal static long PooledBuffersReturned;
+
         internal static void ContextCreated() => Interlocked.Increment(ref s_contextsCreated);
 
         internal static void ContextTerminated() => Interlocked.Increment(ref s_contextsTerminated);
@@ -45,13 +51,13 @@ namespace NetZeroMQ
             s.MessagesReleased = Interlocked.Read(ref s_messagesReleased);
             s.WakersClosed = Interlocked.Read(ref s_wakersClosed);
             s.ZeroCopyReleases = ReleaseSlots.Returns;
-            s.PooledBuffersReturned = PooledBuffer.Returned;
+            s.PooledBuffersReturned = Interlocked.Read(ref PooledBuffersReturned);
             s.ContextsCreated = Interlocked.Read(ref s_contextsCreated);
             s.SocketsOpened = Interlocked.Read(ref s_socketsOpened);
             s.MessagesCreated = Interlocked.Read(ref s_messagesCreated);
             s.WakersCreated = Interlocked.Read(ref s_wakersCreated);
             s.ZeroCopyPins = ReleaseSlots.Rents;
-            s.PooledBuffersRented = PooledBuffer.Rented;
+            s.PooledBuffersRented = Interlocked.Read(ref PooledBuffersRented);
             s.ReleaseFailures = ZeroCopyDiagnostics.ReleaseFailureCount;
             return s;
         }

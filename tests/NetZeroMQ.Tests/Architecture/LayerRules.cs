@@ -84,7 +84,10 @@ namespace NetZeroMQ.Tests.Architecture
 
         internal string? LayerOf(string folder) => _layerOfFolder.TryGetValue(folder, out string? layer) ? layer : null;
 
-        /// <summary>Whether code in <paramref name="from"/> may use code in <paramref name="to"/> (a folder always uses itself).</summary>
+        /// <summary>
+        /// Whether code in <paramref name="from"/> may use code in <paramref name="to"/>: a folder always uses itself; other folders
+        /// of its own layer only if its row lists the layer itself (features, for example, do not use each other).
+        /// </summary>
         internal bool MayUse(string from, string to)
         {
             if (from == to)

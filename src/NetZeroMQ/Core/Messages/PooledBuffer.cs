@@ -17,34 +17,6 @@ namespace NetZeroMQ
         private static int s_wrapperCount;
         private static readonly object s_lock = new object();
 
-        // Counted under s_lock, which Rent and Dispose take anyway: no extra interlocked operation per buffer.
-        private static long s_rented;
-        private static long s_returned;
-
-        /// <summary>Buffers rented since the process started (diagnostics and tests).</summary>
-        internal static long Rented
-        {
-            get
-            {
-                lock (s_lock)
-                {
-                    return s_rented;
-                }
-            }
-        }
-
-        /// <summary>Buffers returned by Dispose since the process started (diagnostics and tests).</summary>
-        internal static long Returned
-        {
-            get
-            {
-                lock (s_lock)
-                {
-                    return s_returned;
-                }
-            }
-        }
-
         private byte[]? _array;
         private int _length;
 
@@ -74,7 +46,7 @@ namespace NetZeroMQ
             ArrayPool<byte>.Shared.Return(array);
             lock (s_lock)
             {
-                s_returned++;
+                ResourceCounters.PooledBuffersReturned++; // under s_lock, which Dispose takes anyway: no extra interlocked
                 if (s_wrapperCount < MaxPooledWrappers)
                 {
                     s_wrappers[s_wrapperCount++] = this;
@@ -88,7 +60,7 @@ namespace NetZeroMQ
             PooledBuffer? buffer = null;
             lock (s_lock)
             {
-                s_rented++;
+                ResourceCounters.PooledBuffersRented++; // under s_lock, which Rent takes anyway: no extra interlocked
                 if (s_wrapperCount > 0)
                 {
                     buffer = s_wrappers[--s_wrapperCount];
