@@ -100,8 +100,8 @@ namespace NetZeroMQ
         private static nint CreateNative(nint context, int type)
         {
             nint socket;
-            int attempt = 0;
-            while ((socket = Interop.Zmq.zmq_socket(context, type)) == 0 && SocketSlots.WaitForReaper(ref attempt))
+            Deadline? reaper = null;
+            while ((socket = Interop.Zmq.zmq_socket(context, type)) == 0 && SocketSlots.WaitForReaper(ref reaper))
             {
             }
 
