@@ -200,9 +200,6 @@ namespace NetZeroMQ
 
         internal bool IsDisposeRequested => _guard.IsDisposeRequested;
 
-        /// <summary>Whether zmq_close has run (the socket was disposed and no call was in flight any more).</summary>
-        internal bool IsNativeClosed => _handle.IsClosed;
-
         internal void ThrowDisposed() => ZmqThrow.Disposed(this);
     }
 }
