@@ -7,7 +7,8 @@ namespace NetZeroMQ
     /// How one send or receive waits when libzmq says it would block, as the public forms ask for it: <see cref="Blocking"/>
     /// (<c>Send</c>/<c>Recv</c>: up to the socket's <c>SendTimeout</c>/<c>ReceiveTimeout</c>, then an exception),
     /// <see cref="None"/> (<c>TrySend</c>/<c>TryRecv</c>: false at once) or <see cref="Within"/> (the timed <c>Try</c> forms:
-    /// up to their own timeout, then false; cancellable). Only the wait loops read it, so it costs nothing when no wait is needed.
+    /// up to their own timeout, then false; cancellable). Only the wait loops read it: the first, non-blocking attempt of every
+    /// transfer does not look at it.
     /// </summary>
     internal readonly struct TransferWait
     {
