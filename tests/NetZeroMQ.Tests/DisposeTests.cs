@@ -62,39 +62,72 @@ namespace NetZeroMQ.Tests
             ["get_LastEndpoint()"] = s => _ = s.LastEndpoint,
             ["get_HasMore()"] = s => _ = s.HasMore,
             ["get_Events()"] = s => _ = s.Events,
-            ["Recv(Span<Byte>,RecvFlags)"] = s => s.Recv(new byte[8].AsSpan(), RecvFlags.DontWait),
+            // Blocking forms: the socket has timeouts (Zmq.NewSocket), so a call that failed to see the Dispose could not hang.
+            ["Recv(Span<Byte>)"] = s => s.Recv(new byte[8].AsSpan()),
             ["TryRecv(Span<Byte>,RecvResult&)"] = s => s.TryRecv(new byte[8].AsSpan(), out _),
-            ["Recv(Message,RecvFlags)"] = s => RecvInto(s, (sock, m) => sock.Recv(m, RecvFlags.DontWait)),
+            ["TryRecv(Span<Byte>,TimeSpan,RecvResult&,CancellationToken)"] = s => s.TryRecv(new byte[8].AsSpan(), TimeSpan.Zero, out _),
+            ["Recv(Message)"] = s => RecvInto(s, (sock, m) => sock.Recv(m)),
             ["TryRecv(Message)"] = s => RecvInto(s, (sock, m) => sock.TryRecv(m)),
-            ["RecvBytes(RecvFlags)"] = s => s.RecvBytes(RecvFlags.DontWait),
+            ["TryRecv(Message,TimeSpan,CancellationToken)"] = s => RecvInto(s, (sock, m) => sock.TryRecv(m, TimeSpan.Zero)),
+            ["RecvBytes()"] = s => s.RecvBytes(),
             ["TryRecvBytes(Byte[]&)"] = s => s.TryRecvBytes(out _),
-            ["RecvString(RecvFlags)"] = s => s.RecvString(RecvFlags.DontWait),
+            ["TryRecvBytes(TimeSpan,Byte[]&,CancellationToken)"] = s => s.TryRecvBytes(TimeSpan.Zero, out _),
+            ["RecvString()"] = s => s.RecvString(),
             ["TryRecvString(String&)"] = s => s.TryRecvString(out _),
-            ["Send(ReadOnlySpan<Byte>,SendFlags)"] = s => s.Send(new byte[] { 1 }.AsSpan(), SendFlags.DontWait),
-            ["Send(Byte[],SendFlags)"] = s => s.Send(new byte[] { 1 }, SendFlags.DontWait),
-            ["Send(String,SendFlags)"] = s => s.Send("x", SendFlags.DontWait),
-            ["Send(Message,SendFlags)"] = s => RecvInto(s, (sock, m) => sock.Send(m, SendFlags.DontWait)),
+            ["TryRecvString(TimeSpan,String&,CancellationToken)"] = s => s.TryRecvString(TimeSpan.Zero, out _),
+            ["Send(ReadOnlySpan<Byte>,SendFlags)"] = s => s.Send(new byte[] { 1 }.AsSpan()),
+            ["Send(Byte[],SendFlags)"] = s => s.Send(new byte[] { 1 }),
+            ["Send(String,SendFlags)"] = s => s.Send("x"),
+            ["Send(Message,SendFlags)"] = s => RecvInto(s, (sock, m) => sock.Send(m)),
             ["TrySend(ReadOnlySpan<Byte>,SendFlags)"] = s => s.TrySend(new byte[] { 1 }.AsSpan()),
+            ["TrySend(Byte[],SendFlags)"] = s => s.TrySend(new byte[] { 1 }),
             ["TrySend(String,SendFlags)"] = s => s.TrySend("x"),
             ["TrySend(Message,SendFlags)"] = s => RecvInto(s, (sock, m) => sock.TrySend(m)),
-            ["Recv(IBufferWriter<Byte>,RecvFlags)"] = s => s.Recv(new System.Buffers.ArrayBufferWriter<byte>(), RecvFlags.DontWait),
-            ["RecvPooled(RecvFlags)"] = s => s.RecvPooled(RecvFlags.DontWait),
+            ["TrySend(ReadOnlySpan<Byte>,TimeSpan,SendFlags,CancellationToken)"] = s => s.TrySend(new byte[] { 1 }.AsSpan(), TimeSpan.Zero),
+            ["TrySend(Byte[],TimeSpan,SendFlags,CancellationToken)"] = s => s.TrySend(new byte[] { 1 }, TimeSpan.Zero),
+            ["TrySend(String,TimeSpan,SendFlags,CancellationToken)"] = s => s.TrySend("x", TimeSpan.Zero),
+            ["TrySend(Message,TimeSpan,SendFlags,CancellationToken)"] = s => RecvInto(s, (sock, m) => sock.TrySend(m, TimeSpan.Zero)),
+            ["Recv(IBufferWriter<Byte>)"] = s => s.Recv(new System.Buffers.ArrayBufferWriter<byte>()),
+            ["TryRecv(IBufferWriter<Byte>,Int32&)"] = s => s.TryRecv(new System.Buffers.ArrayBufferWriter<byte>(), out _),
+            ["TryRecv(IBufferWriter<Byte>,TimeSpan,Int32&,CancellationToken)"] = s => s.TryRecv(new System.Buffers.ArrayBufferWriter<byte>(), TimeSpan.Zero, out _),
+            ["RecvPooled()"] = s => s.RecvPooled(),
             ["TryRecvPooled(PooledBuffer&)"] = s => s.TryRecvPooled(out _),
+            ["TryRecvPooled(TimeSpan,PooledBuffer&,CancellationToken)"] = s => s.TryRecvPooled(TimeSpan.Zero, out _),
             ["SendZeroCopy(ReadOnlyMemory<Byte>,SendFlags)"] = s => s.SendZeroCopy(new byte[] { 1 }.AsMemory()),
             ["SendZeroCopy(Byte[],Int32,ArrayPool<Byte>,SendFlags)"] = s => s.SendZeroCopy(new byte[4], 4, System.Buffers.ArrayPool<byte>.Shared),
             ["SendZeroCopy(IMemoryOwner<Byte>,Int32,SendFlags)"] = s => s.SendZeroCopy(System.Buffers.MemoryPool<byte>.Shared.Rent(4), 4),
             ["SendZeroCopy(IntPtr,Int32,Action<IntPtr>,SendFlags)"] = s => s.SendZeroCopy(IntPtr.Zero, 0, _ => { }),
+            ["TrySendZeroCopy(ReadOnlyMemory<Byte>,SendFlags)"] = s => s.TrySendZeroCopy(new byte[] { 1 }.AsMemory()),
+            ["TrySendZeroCopy(Byte[],Int32,ArrayPool<Byte>,SendFlags)"] = s => s.TrySendZeroCopy(new byte[4], 4, System.Buffers.ArrayPool<byte>.Shared),
+            ["TrySendZeroCopy(IMemoryOwner<Byte>,Int32,SendFlags)"] = s => s.TrySendZeroCopy(System.Buffers.MemoryPool<byte>.Shared.Rent(4), 4),
+            ["TrySendZeroCopy(IntPtr,Int32,Action<IntPtr>,SendFlags)"] = s => s.TrySendZeroCopy(IntPtr.Zero, 0, _ => { }),
+            ["TrySendZeroCopy(ReadOnlyMemory<Byte>,TimeSpan,SendFlags,CancellationToken)"] = s => s.TrySendZeroCopy(new byte[] { 1 }.AsMemory(), TimeSpan.Zero),
+            ["TrySendZeroCopy(Byte[],Int32,ArrayPool<Byte>,TimeSpan,SendFlags,CancellationToken)"] = s => s.TrySendZeroCopy(new byte[4], 4, System.Buffers.ArrayPool<byte>.Shared, TimeSpan.Zero),
+            ["TrySendZeroCopy(IMemoryOwner<Byte>,Int32,TimeSpan,SendFlags,CancellationToken)"] = s => s.TrySendZeroCopy(System.Buffers.MemoryPool<byte>.Shared.Rent(4), 4, TimeSpan.Zero),
+            ["TrySendZeroCopy(IntPtr,Int32,Action<IntPtr>,TimeSpan,SendFlags,CancellationToken)"] = s => s.TrySendZeroCopy(IntPtr.Zero, 0, _ => { }, TimeSpan.Zero),
             ["SendMultipart(MultipartMessage)"] = s => WithFrames(frames => s.SendMultipart(frames)),
             ["TrySendMultipart(MultipartMessage)"] = s => WithFrames(frames => s.TrySendMultipart(frames)),
+            ["TrySendMultipart(MultipartMessage,TimeSpan,CancellationToken)"] = s => WithFrames(frames => s.TrySendMultipart(frames, TimeSpan.Zero)),
             ["SendMultipart(IEnumerable<Byte[]>)"] = s => s.SendMultipart(new[] { new byte[] { 1 } }.AsEnumerable()),
             ["TrySendMultipart(IEnumerable<Byte[]>)"] = s => s.TrySendMultipart(new[] { new byte[] { 1 } }.AsEnumerable()),
+            ["TrySendMultipart(IEnumerable<Byte[]>,TimeSpan,CancellationToken)"] = s => s.TrySendMultipart(new[] { new byte[] { 1 } }.AsEnumerable(), TimeSpan.Zero),
             ["SendMultipart(IEnumerable<ReadOnlyMemory<Byte>>)"] = s => s.SendMultipart(new[] { new ReadOnlyMemory<byte>(new byte[] { 1 }) }.AsEnumerable()),
+            ["TrySendMultipart(IEnumerable<ReadOnlyMemory<Byte>>)"] = s => s.TrySendMultipart(new[] { new ReadOnlyMemory<byte>(new byte[] { 1 }) }.AsEnumerable()),
+            ["TrySendMultipart(IEnumerable<ReadOnlyMemory<Byte>>,TimeSpan,CancellationToken)"] = s => s.TrySendMultipart(new[] { new ReadOnlyMemory<byte>(new byte[] { 1 }) }.AsEnumerable(), TimeSpan.Zero),
             ["SendMultipart(IEnumerable<String>)"] = s => s.SendMultipart(new[] { "a" }.AsEnumerable()),
+            ["TrySendMultipart(IEnumerable<String>)"] = s => s.TrySendMultipart(new[] { "a" }.AsEnumerable()),
+            ["TrySendMultipart(IEnumerable<String>,TimeSpan,CancellationToken)"] = s => s.TrySendMultipart(new[] { "a" }.AsEnumerable(), TimeSpan.Zero),
             ["SendMultipart(String[])"] = s => s.SendMultipart("a", "b"),
+            ["TrySendMultipart(String[])"] = s => s.TrySendMultipart("a", "b"),
             ["RecvMultipart(MultipartMessage)"] = s => WithFrames(frames => s.RecvMultipart(frames)),
             ["TryRecvMultipart(MultipartMessage)"] = s => WithFrames(frames => s.TryRecvMultipart(frames)),
+            ["TryRecvMultipart(MultipartMessage,TimeSpan,CancellationToken)"] = s => WithFrames(frames => s.TryRecvMultipart(frames, TimeSpan.Zero)),
             ["RecvMultipart()"] = s => s.RecvMultipart(),
+            ["TryRecvMultipart(MultipartMessage&)"] = s => s.TryRecvMultipart(out MultipartMessage? _),
+            ["TryRecvMultipart(TimeSpan,MultipartMessage&,CancellationToken)"] = s => s.TryRecvMultipart(TimeSpan.Zero, out MultipartMessage? _),
             ["RecvMultipartBytes()"] = s => s.RecvMultipartBytes(),
+            ["TryRecvMultipartBytes(Byte[][]&)"] = s => s.TryRecvMultipartBytes(out _),
+            ["TryRecvMultipartBytes(TimeSpan,Byte[][]&,CancellationToken)"] = s => s.TryRecvMultipartBytes(TimeSpan.Zero, out _),
             ["Monitor(MonitorEvents)"] = s => s.Monitor(MonitorEvents.All).Dispose(),
             ["SetCurveServer(CurveKeyPair,String)"] = s => s.SetCurveServer(CurveKeyPair.Generate()),
             ["SetCurveClient(CurveKeyPair,CurveKey)"] = s => s.SetCurveClient(CurveKeyPair.Generate(), CurveKeyPair.Generate().PublicKey),
@@ -211,7 +244,7 @@ namespace NetZeroMQ.Tests
         public void Socket_MemberAfterDispose_ThrowsObjectDisposed(string member)
         {
             using Context context = Zmq.NewContext();
-            Socket socket = context.CreateSocket(SocketType.Pair);
+            Socket socket = Zmq.NewSocket(context, SocketType.Pair);
             socket.Dispose();
 
             Assert.Throws<ObjectDisposedException>(() => s_socketMembers[member](socket));
@@ -222,7 +255,7 @@ namespace NetZeroMQ.Tests
         public void Socket_MemberAfterContextDispose_ThrowsObjectDisposed(string member)
         {
             Context context = Zmq.NewContext();
-            Socket socket = context.CreateSocket(SocketType.Pair);
+            Socket socket = Zmq.NewSocket(context, SocketType.Pair);
             context.Dispose();
 
             Assert.True(socket.IsDisposed);

@@ -111,7 +111,7 @@ namespace NetZeroMQ
         /// <summary>Sends one frame copied from <paramref name="data"/> without blocking a thread (waits at the high-water mark).</summary>
         /// <param name="data">The frame; it must stay unchanged until the operation completes.</param>
         /// <param name="flags"><see cref="SendFlags.None"/> or <see cref="SendFlags.SendMore"/>; async sends never block,
-        /// so <see cref="SendFlags.DontWait"/> is not accepted (use <c>TrySend</c>).</param>
+        /// so nothing else is accepted (use <c>TrySend</c> not to wait).</param>
         /// <param name="cancellationToken">Cancels the wait.</param>
         /// <returns>A task that completes when the frame is queued.</returns>
         /// <exception cref="InvalidOperationException">Another send is pending on this socket.</exception>

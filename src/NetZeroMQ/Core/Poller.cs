@@ -1,6 +1,5 @@
 using System;
 using System.Collections.Generic;
-using System.Diagnostics;
 using System.Runtime.InteropServices;
 using System.Threading;
 
@@ -278,21 +277,13 @@ namespace NetZeroMQ
 
         private int Wait(int sockets, int items, int timeoutMs)
         {
-            long start = Stopwatch.GetTimestamp();
+            Deadline deadline = Deadline.After(timeoutMs);
             while (true)
             {
-                int wait = timeoutMs;
-                if (timeoutMs > 0)
-                {
-                    long elapsed = (Stopwatch.GetTimestamp() - start) * 1000 / Stopwatch.Frequency;
-                    wait = (int)Math.Max(0, timeoutMs - elapsed);
-                }
-
-                if (!WakerHandle.IsSupported && (wait < 0 || wait > Socket.UninterruptibleSliceMs))
-                {
-                    // No wakers on this platform: wait in slices so that a Dispose elsewhere is noticed.
-                    wait = Socket.UninterruptibleSliceMs;
-                }
+                // No wakers on this platform: wait in slices so that a Dispose elsewhere is noticed.
+                int wait = WakerHandle.IsSupported
+                    ? deadline.RemainingMilliseconds
+                    : deadline.SliceMilliseconds(Socket.UninterruptibleSliceMs);
 
                 int rc = Interop.Zmq.zmq_poll((void*)_items, items, wait);
                 if (rc < 0)
@@ -330,8 +321,7 @@ namespace NetZeroMQ
                     }
                 }
 
-                bool expired = timeoutMs >= 0 && (Stopwatch.GetTimestamp() - start) * 1000 / Stopwatch.Frequency >= timeoutMs;
-                if (ready > 0 || expired || timeoutMs == 0)
+                if (ready > 0 || deadline.IsExpired)
                 {
                     return ready;
                 }

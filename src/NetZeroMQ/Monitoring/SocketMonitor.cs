@@ -1,5 +1,4 @@
 using System;
-using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.InteropServices;
 using System.Threading;
@@ -137,11 +136,10 @@ namespace NetZeroMQ
         /// <exception cref="InvalidOperationException">Another thread is reading this monitor.</exception>
         public bool TryRecv(TimeSpan timeout, [NotNullWhen(true)] out MonitorEvent? monitorEvent)
         {
-            int timeoutMs = Milliseconds.FromTimeSpan(timeout, nameof(timeout));
+            Deadline deadline = Deadline.After(timeout);
             BeginReceive();
             try
             {
-                long start = Stopwatch.GetTimestamp();
                 while (true)
                 {
                     while (TryReadOne(out MonitorEvent? next))
@@ -153,13 +151,7 @@ namespace NetZeroMQ
                         }
                     }
 
-                    int wait = timeoutMs;
-                    if (timeoutMs > 0)
-                    {
-                        long elapsed = (Stopwatch.GetTimestamp() - start) * 1000 / Stopwatch.Frequency;
-                        wait = (int)Math.Max(0, timeoutMs - elapsed);
-                    }
-
+                    int wait = deadline.RemainingMilliseconds;
                     if (wait == 0)
                     {
                         monitorEvent = null;
@@ -201,7 +193,7 @@ namespace NetZeroMQ
 
         private void Stop()
         {
-            var clock = Stopwatch.StartNew();
+            Deadline busy = Deadline.After(BusyWait);
             while (true)
             {
                 if (_monitored.TryLease(out SocketLease lease, out bool disposed))
@@ -220,7 +212,7 @@ namespace NetZeroMQ
                     return;
                 }
 
-                if (clock.Elapsed >= BusyWait)
+                if (busy.IsExpired)
                 {
                     break;
                 }
@@ -256,10 +248,10 @@ namespace NetZeroMQ
                 fixed (byte* p = text)
                 {
                     // libzmq creates the monitor's own PAIR here, so a full context (closed sockets not yet reaped) fails it.
-                    int attempt = 0;
+                    Deadline? reaper = null;
                     while (Interop.Zmq.zmq_socket_monitor(lease.Native, p, events) != 0)
                     {
-                        if (!SocketSlots.WaitForReaper(ref attempt))
+                        if (!SocketSlots.WaitForReaper(ref reaper))
                         {
                             ZmqThrow.LastError("zmq_socket_monitor", Endpoint);
                         }
@@ -293,10 +285,10 @@ namespace NetZeroMQ
         /// <summary>Drains the PAIR until libzmq's MONITOR_STOPPED arrives (or <see cref="StopWait"/> passes).</summary>
         private void WaitUntilLibzmqStopped()
         {
-            var clock = Stopwatch.StartNew();
+            Deadline stop = Deadline.After(StopWait);
             try
             {
-                while (!_stopSeen && clock.Elapsed < StopWait)
+                while (!_stopSeen && !stop.IsExpired)
                 {
                     if (!TryReadOne(out _))
                     {

@@ -21,8 +21,10 @@ namespace NetZeroMQ
                 return Infinite;
             }
 
+            // Checked on the TimeSpan, not on the rounded milliseconds: a negative value shorter than a millisecond rounds up to
+            // zero, and a wait of -1 tick must be refused like any other negative one.
             double ms = Math.Ceiling(value.TotalMilliseconds);
-            if (ms < 0 || ms > int.MaxValue)
+            if (value < TimeSpan.Zero || ms > int.MaxValue)
             {
                 throw new ArgumentOutOfRangeException(
                     paramName,

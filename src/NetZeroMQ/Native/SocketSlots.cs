@@ -11,22 +11,27 @@ namespace NetZeroMQ
     {
         private const int RetryIntervalMilliseconds = 5;
 
-        /// <summary>40 × 5 ms: the reaper has always caught up well within this (measured: monitor churn at ~30,000 cycles/s).</summary>
-        private const int MaxRetries = 40;
+        /// <summary>The reaper has always caught up well within this (measured: monitor churn at ~30,000 cycles/s).</summary>
+        private const int MaxWaitMilliseconds = 200;
 
         /// <summary>
-        /// Call after a socket-creating libzmq call failed, with <paramref name="attempt"/> starting at 0. If it failed for lack
-        /// of slots (EMFILE) and the retries are not used up, sleeps one interval and returns true: try again. Otherwise returns
-        /// false at once, leaving errno as the failed call set it.
+        /// Call after a socket-creating libzmq call failed, with <paramref name="deadline"/> starting as null (it starts at the
+        /// first failure). If the call failed for lack of slots (EMFILE) and the wait is not over, sleeps one interval and
+        /// returns true: try again. Otherwise returns false at once, leaving errno as the failed call set it.
         /// </summary>
-        internal static bool WaitForReaper(ref int attempt)
+        internal static bool WaitForReaper(ref Deadline? deadline)
         {
-            if (attempt >= MaxRetries || ErrorMap.ToPortable(Interop.Zmq.zmq_errno()) != ZmqError.TooManyOpenFiles)
+            if (ErrorMap.ToPortable(Interop.Zmq.zmq_errno()) != ZmqError.TooManyOpenFiles)
             {
                 return false;
             }
 
-            attempt++;
+            deadline ??= Deadline.After(MaxWaitMilliseconds);
+            if (deadline.Value.IsExpired)
+            {
+                return false;
+            }
+
             Thread.Sleep(RetryIntervalMilliseconds);
             return true;
         }

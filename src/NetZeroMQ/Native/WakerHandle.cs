@@ -4,9 +4,10 @@ using System.Runtime.InteropServices;
 namespace NetZeroMQ
 {
     /// <summary>
-    /// A descriptor that becomes readable, once and for good, when <see cref="Signal"/> is called: an eventfd on Linux, a pipe
-    /// elsewhere on POSIX. A blocking receive waits on it next to the socket in <c>zmq_poll</c>, so <c>Dispose</c> on another
-    /// thread ends the wait at once instead of leaving the thread blocked in libzmq (which has no per-socket interrupt).
+    /// A descriptor that becomes readable when <see cref="Signal"/> is called: an eventfd on Linux, a pipe elsewhere on POSIX.
+    /// A blocking receive waits on it next to the socket in <c>zmq_poll</c>, so <c>Dispose</c> on another thread ends the wait
+    /// at once instead of leaving the thread blocked in libzmq (which has no per-socket interrupt). A Dispose's signal stays
+    /// for good; a cancelled timed receive signals it too, and takes its signal back with <see cref="Reset"/> as it ends.
     /// Windows' <c>zmq_poll</c> only accepts SOCKETs, so there no waker is made and blocking waits run in short slices instead.
     /// </summary>
     internal sealed unsafe class WakerHandle : SafeHandle
@@ -73,6 +74,23 @@ namespace NetZeroMQ
                 {
                     DangerousRelease();
                 }
+            }
+        }
+
+        /// <summary>
+        /// Makes the descriptor unreadable again if it is readable (consumes the signals written so far). Only for the thread
+        /// that waits on it, while no Dispose is requested: a Dispose's signal must stay.
+        /// </summary>
+        internal void Reset()
+        {
+            // read() would block on an empty eventfd or pipe: look first, without waiting.
+            Interop.Zmq.PollItemPosix item = default;
+            item.Fd = ReadFd;
+            item.Events = Interop.Zmq.ZMQ_POLLIN;
+            if (Interop.Zmq.zmq_poll(&item, 1, 0) > 0)
+            {
+                ulong value;
+                Interop.Libc.read(ReadFd, &value, sizeof(ulong));
             }
         }
 

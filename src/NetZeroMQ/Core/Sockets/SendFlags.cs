@@ -2,16 +2,13 @@ using System;
 
 namespace NetZeroMQ
 {
-    /// <summary>Flags for send operations.</summary>
+    /// <summary>Flags for send operations. Whether a send waits is not a flag: <c>Send</c> waits (up to
+    /// <see cref="Socket.SendTimeout"/>), <c>TrySend</c> does not, and <c>TrySend</c> with a timeout waits up to that.</summary>
     [Flags]
     public enum SendFlags
     {
-        /// <summary>Block until the message is queued (bounded by <see cref="Socket.SendTimeout"/>).</summary>
+        /// <summary>This frame ends the message.</summary>
         None = 0,
-
-        /// <summary>Do not block: <c>TrySend</c> returns false, <c>Send</c> throws <see cref="ZmqException"/> with
-        /// <see cref="ZmqError.TryAgain"/>, if the message cannot be queued at once.</summary>
-        DontWait = 1,
 
         /// <summary>More frames of the same message follow.</summary>
         SendMore = 2,

@@ -1,4 +1,6 @@
 using System;
+using System.Diagnostics.CodeAnalysis;
+using System.Threading;
 
 namespace NetZeroMQ
 {
@@ -21,7 +23,7 @@ namespace NetZeroMQ
         /// <exception cref="ObjectDisposedException">The socket or <paramref name="message"/> was disposed.</exception>
         /// <exception cref="ZmqException">libzmq failed: <see cref="ZmqError.TryAgain"/> on timeout (nothing received); after the
         /// first frame (context shut down) the frames received so far stay in <paramref name="message"/> and the text says how many.</exception>
-        public void RecvMultipart(MultipartMessage message) => RecvMultipartCore(message, dontWait: false);
+        public void RecvMultipart(MultipartMessage message) => RecvMultipartCore(message, TransferWait.Blocking);
 
         /// <summary>Receives one whole multipart message into <paramref name="message"/> if one is waiting; never blocks.</summary>
         /// <param name="message">Receives the frames; cleared first (also when false is returned).</param>
@@ -29,7 +31,23 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
         /// <exception cref="ObjectDisposedException">The socket or <paramref name="message"/> was disposed.</exception>
         /// <exception cref="ZmqException">libzmq failed for a reason other than would-block.</exception>
-        public bool TryRecvMultipart(MultipartMessage message) => RecvMultipartCore(message, dontWait: true);
+        public bool TryRecvMultipart(MultipartMessage message) => RecvMultipartCore(message, TransferWait.None);
+
+        /// <summary>
+        /// Receives one whole multipart message into <paramref name="message"/>, waiting up to <paramref name="timeout"/> for its
+        /// first frame (the rest are there with it); this call's timeout replaces the socket's <see cref="ReceiveTimeout"/>. See
+        /// <see cref="TryRecv(Span{byte}, TimeSpan, out RecvResult, CancellationToken)"/> for how the wait ends.
+        /// </summary>
+        /// <param name="message">Receives the frames; cleared first (also when false is returned).</param>
+        /// <param name="timeout">How long to wait (zero: not at all; infinite: without limit).</param>
+        /// <param name="cancellationToken">Ends the wait with <see cref="OperationCanceledException"/>; no frame is taken then.</param>
+        /// <returns>True if a message was received; false if the timeout passed first.</returns>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeout"/> is negative (other than infinite) or too long.</exception>
+        /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
+        /// <exception cref="ObjectDisposedException">The socket or <paramref name="message"/> was disposed.</exception>
+        /// <exception cref="ZmqException">libzmq failed for a reason other than would-block.</exception>
+        public bool TryRecvMultipart(MultipartMessage message, TimeSpan timeout, CancellationToken cancellationToken = default) =>
+            RecvMultipartCore(message, TransferWait.Within(timeout, cancellationToken));
 
         /// <summary>Receives one whole multipart message into a new <see cref="MultipartMessage"/>, which the caller disposes.</summary>
         /// <returns>The message.</returns>
@@ -37,18 +55,23 @@ namespace NetZeroMQ
         /// a failure after the first frame are disposed, and the text says how many.</exception>
         public MultipartMessage RecvMultipart()
         {
-            var message = new MultipartMessage();
-            try
-            {
-                RecvMultipartCore(message, dontWait: false);
-                return message;
-            }
-            catch
-            {
-                message.Dispose();
-                throw;
-            }
+            RecvNewMultipart(TransferWait.Blocking, out MultipartMessage? message);
+            return message!;
         }
+
+        /// <summary>Receives one whole multipart message into a new <see cref="MultipartMessage"/> if one is waiting; never blocks.</summary>
+        /// <param name="message">The message, which the caller disposes; null when false is returned.</param>
+        /// <returns>True if a message was received; false if none was waiting.</returns>
+        public bool TryRecvMultipart([NotNullWhen(true)] out MultipartMessage? message) => RecvNewMultipart(TransferWait.None, out message);
+
+        /// <summary>Receives one whole multipart message into a new <see cref="MultipartMessage"/>, waiting up to
+        /// <paramref name="timeout"/>; see <see cref="TryRecvMultipart(MultipartMessage, TimeSpan, CancellationToken)"/>.</summary>
+        /// <param name="timeout">How long to wait (zero: not at all; infinite: without limit).</param>
+        /// <param name="message">The message, which the caller disposes; null when false is returned.</param>
+        /// <param name="cancellationToken">Ends the wait with <see cref="OperationCanceledException"/>.</param>
+        /// <returns>True if a message was received; false if the timeout passed first.</returns>
+        public bool TryRecvMultipart(TimeSpan timeout, [NotNullWhen(true)] out MultipartMessage? message, CancellationToken cancellationToken = default) =>
+            RecvNewMultipart(TransferWait.Within(timeout, cancellationToken), out message);
 
         /// <summary>Receives one whole multipart message as byte arrays, one per frame.</summary>
         /// <returns>The frames' bytes, in order.</returns>
@@ -59,7 +82,58 @@ namespace NetZeroMQ
             return message.ToArrays();
         }
 
-        private bool RecvMultipartCore(MultipartMessage message, bool dontWait)
+        /// <summary>Receives one whole multipart message as byte arrays if one is waiting; never blocks.</summary>
+        /// <param name="frames">The frames' bytes, in order; null when false is returned.</param>
+        /// <returns>True if a message was received; false if none was waiting.</returns>
+        public bool TryRecvMultipartBytes([NotNullWhen(true)] out byte[][]? frames) => RecvMultipartArrays(TransferWait.None, out frames);
+
+        /// <summary>Receives one whole multipart message as byte arrays, waiting up to <paramref name="timeout"/>; see
+        /// <see cref="TryRecvMultipart(MultipartMessage, TimeSpan, CancellationToken)"/>.</summary>
+        /// <param name="timeout">How long to wait (zero: not at all; infinite: without limit).</param>
+        /// <param name="frames">The frames' bytes, in order; null when false is returned.</param>
+        /// <param name="cancellationToken">Ends the wait with <see cref="OperationCanceledException"/>.</param>
+        /// <returns>True if a message was received; false if the timeout passed first.</returns>
+        public bool TryRecvMultipartBytes(TimeSpan timeout, [NotNullWhen(true)] out byte[][]? frames, CancellationToken cancellationToken = default) =>
+            RecvMultipartArrays(TransferWait.Within(timeout, cancellationToken), out frames);
+
+        private bool RecvNewMultipart(TransferWait wait, [NotNullWhen(true)] out MultipartMessage? received)
+        {
+            var message = new MultipartMessage();
+            try
+            {
+                if (RecvMultipartCore(message, wait))
+                {
+                    received = message;
+                    return true;
+                }
+            }
+            catch
+            {
+                message.Dispose();
+                throw;
+            }
+
+            message.Dispose();
+            received = null;
+            return false;
+        }
+
+        private bool RecvMultipartArrays(TransferWait wait, out byte[][]? frames)
+        {
+            frames = null;
+            if (!RecvNewMultipart(wait, out MultipartMessage? message))
+            {
+                return false;
+            }
+
+            using (message)
+            {
+                frames = message.ToArrays();
+                return true;
+            }
+        }
+
+        private bool RecvMultipartCore(MultipartMessage message, TransferWait wait)
         {
             if (message is null)
             {
@@ -69,7 +143,7 @@ namespace NetZeroMQ
             Enter();
             try
             {
-                return RecvMultipartUnguarded(message, dontWait);
+                return RecvMultipartUnguarded(message, wait);
             }
             finally
             {
@@ -77,8 +151,14 @@ namespace NetZeroMQ
             }
         }
 
-        /// <summary>Receives a whole multipart message into <paramref name="message"/> (the caller holds the guard).</summary>
-        internal bool RecvMultipartUnguarded(MultipartMessage message, bool dontWait)
+        /// <summary>Receives a whole multipart message into <paramref name="message"/> (the caller holds the guard), waiting for
+        /// nothing when <paramref name="dontWait"/>: the step of the async machinery.</summary>
+        internal bool RecvMultipartUnguarded(MultipartMessage message, bool dontWait) =>
+            RecvMultipartUnguarded(message, dontWait ? TransferWait.None : TransferWait.Blocking);
+
+        /// <summary>Receives a whole multipart message into <paramref name="message"/> (the caller holds the guard); only the first
+        /// frame waits as <paramref name="wait"/> says, the rest arrived with it.</summary>
+        private bool RecvMultipartUnguarded(MultipartMessage message, TransferWait wait)
         {
             message.Clear();
             int received = 0;
@@ -92,8 +172,7 @@ namespace NetZeroMQ
                     try
                     {
                         var op = new MessageRecv(msg);
-                        bool first = received == 0;
-                        int size = Transfer(ref op, first && dontWait ? Interop.Zmq.ZMQ_DONTWAIT : 0, throwIfWouldBlock: !(first && dontWait));
+                        int size = Transfer(ref op, 0, received == 0 ? wait : TransferWait.Blocking);
                         if (size < 0)
                         {
                             return false;

@@ -20,10 +20,6 @@ namespace NetZeroMQ
     /// </remarks>
     public sealed unsafe partial class Socket
     {
-        /// <summary>Test seam: called before each multipart frame with its index; an exception returned is thrown there.</summary>
-        [ThreadStatic]
-        internal static Func<int, Exception?>? t_multipartFaultForTests;
-
         /// <summary>Set (never cleared) when a multipart send broke off after its first frame: the description of that failure.</summary>
         private string? _brokenMultipartSend;
 
@@ -52,14 +48,29 @@ namespace NetZeroMQ
         /// or used by another thread after the first frame was sent (the socket is then marked broken).</exception>
         /// <exception cref="ZmqException">libzmq failed; at the first frame nothing was sent, after it the message says so and the
         /// socket is marked broken.</exception>
-        public void SendMultipart(MultipartMessage message) => SendMultipartMessage(message, dontWait: false);
+        public void SendMultipart(MultipartMessage message) => SendMultipartMessage(message, TransferWait.Blocking);
 
         /// <summary>Sends a multipart message if its first frame can be queued without blocking (the rest never block).</summary>
         /// <param name="message">The frames; left empty on success, unchanged on false.</param>
         /// <returns>True if the message was queued; false if the socket would block (nothing was sent).</returns>
         /// <exception cref="ArgumentException"><paramref name="message"/> is empty or holds a disposed frame.</exception>
         /// <exception cref="ZmqException">libzmq failed for a reason other than would-block (see <see cref="SendMultipart(MultipartMessage)"/>).</exception>
-        public bool TrySendMultipart(MultipartMessage message) => SendMultipartMessage(message, dontWait: true);
+        public bool TrySendMultipart(MultipartMessage message) => SendMultipartMessage(message, TransferWait.None);
+
+        /// <summary>
+        /// Sends a multipart message, waiting up to <paramref name="timeout"/> for its first frame to be queued (the rest never
+        /// block); this call's timeout replaces the socket's <see cref="SendTimeout"/>. See
+        /// <see cref="TrySend(ReadOnlySpan{byte}, TimeSpan, SendFlags, CancellationToken)"/> for how the wait runs.
+        /// </summary>
+        /// <param name="message">The frames; left empty on success, unchanged on false or cancellation.</param>
+        /// <param name="timeout">How long to wait (zero: not at all; infinite: without limit).</param>
+        /// <param name="cancellationToken">Ends the wait with <see cref="OperationCanceledException"/>; nothing is sent then.</param>
+        /// <returns>True if the message was queued; false if the timeout passed first (nothing was sent).</returns>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeout"/> is negative (other than infinite) or too long.</exception>
+        /// <exception cref="ArgumentException"><paramref name="message"/> is empty or holds a disposed frame.</exception>
+        /// <exception cref="ZmqException">libzmq failed for a reason other than would-block (see <see cref="SendMultipart(MultipartMessage)"/>).</exception>
+        public bool TrySendMultipart(MultipartMessage message, TimeSpan timeout, CancellationToken cancellationToken = default) =>
+            SendMultipartMessage(message, TransferWait.Within(timeout, cancellationToken));
 
         /// <summary>Sends copies of <paramref name="frames"/> as one multipart message. Arrays and lists are read once into a
         /// pooled snapshot, validated, then sent; other sequences are enumerated once, before anything is sent.</summary>
@@ -67,39 +78,82 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentNullException"><paramref name="frames"/> or one of its frames is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="frames"/> is empty.</exception>
         /// <exception cref="ZmqException">libzmq failed (see <see cref="SendMultipart(MultipartMessage)"/>).</exception>
-        public void SendMultipart(IEnumerable<byte[]> frames) => SendSnapshot(frames, dontWait: false);
+        public void SendMultipart(IEnumerable<byte[]> frames) => SendSnapshot(frames, TransferWait.Blocking);
 
         /// <summary>Sends copies of <paramref name="frames"/> if the first frame can be queued without blocking.</summary>
         /// <param name="frames">The frames, in order; at least one, none null.</param>
         /// <returns>True if the message was queued; false if the socket would block (nothing was sent).</returns>
-        public bool TrySendMultipart(IEnumerable<byte[]> frames) => SendSnapshot(frames, dontWait: true);
+        public bool TrySendMultipart(IEnumerable<byte[]> frames) => SendSnapshot(frames, TransferWait.None);
+
+        /// <summary>Sends copies of <paramref name="frames"/>, waiting up to <paramref name="timeout"/> for the first frame; see
+        /// <see cref="TrySendMultipart(MultipartMessage, TimeSpan, CancellationToken)"/>.</summary>
+        /// <param name="frames">The frames, in order; at least one, none null.</param>
+        /// <param name="timeout">How long to wait (zero: not at all; infinite: without limit).</param>
+        /// <param name="cancellationToken">Ends the wait with <see cref="OperationCanceledException"/>.</param>
+        /// <returns>True if the message was queued; false if the timeout passed first (nothing was sent).</returns>
+        public bool TrySendMultipart(IEnumerable<byte[]> frames, TimeSpan timeout, CancellationToken cancellationToken = default) =>
+            SendSnapshot(frames, TransferWait.Within(timeout, cancellationToken));
 
         /// <summary>Sends copies of <paramref name="frames"/> as one multipart message.</summary>
         /// <param name="frames">The frames, in order; at least one.</param>
         /// <exception cref="ArgumentNullException"><paramref name="frames"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="frames"/> is empty.</exception>
-        public void SendMultipart(IEnumerable<ReadOnlyMemory<byte>> frames) => SendSnapshot(frames, dontWait: false);
+        public void SendMultipart(IEnumerable<ReadOnlyMemory<byte>> frames) => SendSnapshot(frames, TransferWait.Blocking);
+
+        /// <summary>Sends copies of <paramref name="frames"/> if the first frame can be queued without blocking.</summary>
+        /// <param name="frames">The frames, in order; at least one.</param>
+        /// <returns>True if the message was queued; false if the socket would block (nothing was sent).</returns>
+        public bool TrySendMultipart(IEnumerable<ReadOnlyMemory<byte>> frames) => SendSnapshot(frames, TransferWait.None);
+
+        /// <summary>Sends copies of <paramref name="frames"/>, waiting up to <paramref name="timeout"/> for the first frame; see
+        /// <see cref="TrySendMultipart(MultipartMessage, TimeSpan, CancellationToken)"/>.</summary>
+        /// <param name="frames">The frames, in order; at least one.</param>
+        /// <param name="timeout">How long to wait (zero: not at all; infinite: without limit).</param>
+        /// <param name="cancellationToken">Ends the wait with <see cref="OperationCanceledException"/>.</param>
+        /// <returns>True if the message was queued; false if the timeout passed first (nothing was sent).</returns>
+        public bool TrySendMultipart(IEnumerable<ReadOnlyMemory<byte>> frames, TimeSpan timeout, CancellationToken cancellationToken = default) =>
+            SendSnapshot(frames, TransferWait.Within(timeout, cancellationToken));
 
         /// <summary>Sends <paramref name="frames"/> as UTF-8 frames of one multipart message.</summary>
         /// <param name="frames">The frames, in order; at least one, none null.</param>
         /// <exception cref="ArgumentNullException"><paramref name="frames"/> or one of its frames is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="frames"/> is empty.</exception>
-        public void SendMultipart(IEnumerable<string> frames) => SendSnapshot(frames, dontWait: false);
+        public void SendMultipart(IEnumerable<string> frames) => SendSnapshot(frames, TransferWait.Blocking);
+
+        /// <summary>Sends <paramref name="frames"/> as UTF-8 frames if the first frame can be queued without blocking.</summary>
+        /// <param name="frames">The frames, in order; at least one, none null.</param>
+        /// <returns>True if the message was queued; false if the socket would block (nothing was sent).</returns>
+        public bool TrySendMultipart(IEnumerable<string> frames) => SendSnapshot(frames, TransferWait.None);
+
+        /// <summary>Sends <paramref name="frames"/> as UTF-8 frames, waiting up to <paramref name="timeout"/> for the first frame
+        /// (also the form for a string array with a timeout); see <see cref="TrySendMultipart(MultipartMessage, TimeSpan, CancellationToken)"/>.</summary>
+        /// <param name="frames">The frames, in order; at least one, none null.</param>
+        /// <param name="timeout">How long to wait (zero: not at all; infinite: without limit).</param>
+        /// <param name="cancellationToken">Ends the wait with <see cref="OperationCanceledException"/>.</param>
+        /// <returns>True if the message was queued; false if the timeout passed first (nothing was sent).</returns>
+        public bool TrySendMultipart(IEnumerable<string> frames, TimeSpan timeout, CancellationToken cancellationToken = default) =>
+            SendSnapshot(frames, TransferWait.Within(timeout, cancellationToken));
 
         /// <summary>Sends <paramref name="frames"/> as UTF-8 frames of one multipart message: <c>socket.SendMultipart("a", "b")</c>.</summary>
         /// <param name="frames">The frames, in order; at least one, none null.</param>
         /// <exception cref="ArgumentNullException"><paramref name="frames"/> or one of its frames is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="frames"/> is empty.</exception>
-        public void SendMultipart(params string[] frames) => SendSnapshot((IEnumerable<string>)frames, dontWait: false);
+        public void SendMultipart(params string[] frames) => SendSnapshot((IEnumerable<string>)frames, TransferWait.Blocking);
 
-        private bool SendMultipartMessage(MultipartMessage message, bool dontWait)
+        /// <summary>Sends <paramref name="frames"/> as UTF-8 frames if the first frame can be queued without blocking:
+        /// <c>socket.TrySendMultipart("a", "b")</c>.</summary>
+        /// <param name="frames">The frames, in order; at least one, none null.</param>
+        /// <returns>True if the message was queued; false if the socket would block (nothing was sent).</returns>
+        public bool TrySendMultipart(params string[] frames) => SendSnapshot((IEnumerable<string>)frames, TransferWait.None);
+
+        private bool SendMultipartMessage(MultipartMessage message, TransferWait wait)
         {
             ValidateMultipartForSend(message);
             ThrowIfInvalid(SendFlags.None);
             Enter();
             try
             {
-                return SendMultipartUnguarded(message, dontWait);
+                return SendMultipartUnguarded(message, wait);
             }
             finally
             {
@@ -131,11 +185,16 @@ namespace NetZeroMQ
             }
         }
 
+        /// <summary>Sends a validated multipart message (the caller holds the guard), waiting for nothing when
+        /// <paramref name="dontWait"/>: the step of the async machinery.</summary>
+        internal bool SendMultipartUnguarded(MultipartMessage message, bool dontWait) =>
+            SendMultipartUnguarded(message, dontWait ? TransferWait.None : TransferWait.Blocking);
+
         /// <summary>Sends a validated multipart message (the caller holds the guard); clears it once every frame is queued.</summary>
-        internal bool SendMultipartUnguarded(MultipartMessage message, bool dontWait)
+        private bool SendMultipartUnguarded(MultipartMessage message, TransferWait wait)
         {
             var frames = new MessageFrames(message.Frames);
-            if (!SendFramesUnguarded(ref frames, dontWait))
+            if (!SendFramesUnguarded(ref frames, wait))
             {
                 return false;
             }
@@ -144,13 +203,13 @@ namespace NetZeroMQ
             return true;
         }
 
-        private bool SendSnapshot<T>(IEnumerable<T> frames, bool dontWait)
+        private bool SendSnapshot<T>(IEnumerable<T> frames, TransferWait wait)
         {
             FrameSnapshot<T> snapshot = FrameSnapshot<T>.Take(frames, nameof(frames));
             try
             {
                 var source = new SnapshotFrames<T>(snapshot);
-                return SendFrames(ref source, dontWait);
+                return SendFrames(ref source, wait);
             }
             finally
             {
@@ -159,14 +218,14 @@ namespace NetZeroMQ
         }
 
         /// <summary>Sends validated frames under one guard; see the failure policy on this class.</summary>
-        private bool SendFrames<TFrames>(ref TFrames frames, bool dontWait)
+        private bool SendFrames<TFrames>(ref TFrames frames, TransferWait wait)
             where TFrames : struct, IMultipartFrames
         {
             ThrowIfInvalid(SendFlags.None);
             Enter();
             try
             {
-                return SendFramesUnguarded(ref frames, dontWait);
+                return SendFramesUnguarded(ref frames, wait);
             }
             finally
             {
@@ -174,7 +233,7 @@ namespace NetZeroMQ
             }
         }
 
-        private bool SendFramesUnguarded<TFrames>(ref TFrames frames, bool dontWait)
+        private bool SendFramesUnguarded<TFrames>(ref TFrames frames, TransferWait wait)
             where TFrames : struct, IMultipartFrames
         {
             int count = frames.Count;
@@ -183,8 +242,7 @@ namespace NetZeroMQ
                 int flags = i < count - 1 ? Interop.Zmq.ZMQ_SNDMORE : 0;
                 if (i == 0)
                 {
-                    InjectFault(0);
-                    if (!frames.Send(this, 0, dontWait ? flags | Interop.Zmq.ZMQ_DONTWAIT : flags, throwIfWouldBlock: !dontWait))
+                    if (!frames.Send(this, 0, flags, wait))
                     {
                         return false;
                     }
@@ -196,8 +254,7 @@ namespace NetZeroMQ
                 {
                     // Later frames never wait in libzmq (the high-water mark is checked at the first frame only), so they
                     // are sent blocking even by TrySendMultipart: a would-block here must not abandon a half-sent message.
-                    InjectFault(i);
-                    frames.Send(this, i, flags, throwIfWouldBlock: true);
+                    frames.Send(this, i, flags, TransferWait.Blocking);
                 }
                 catch (Exception e) when (!(e is ObjectDisposedException && _guard.IsDisposeRequested))
                 {
@@ -206,14 +263,6 @@ namespace NetZeroMQ
             }
 
             return true;
-        }
-
-        private static void InjectFault(int index)
-        {
-            if (t_multipartFaultForTests is { } fault && fault(index) is { } exception)
-            {
-                throw exception;
-            }
         }
 
         private Exception BreakMultipartSend(int sent, int count, Exception cause)

@@ -13,8 +13,8 @@ namespace NetZeroMQ
         {
             int Count { get; }
 
-            /// <summary>Sends frame <paramref name="index"/> (the socket's guard is held); false only for would-block.</summary>
-            bool Send(Socket socket, int index, int flags, bool throwIfWouldBlock);
+            /// <summary>Sends frame <paramref name="index"/> (the socket's guard is held); false only for would-block or a timed-out wait.</summary>
+            bool Send(Socket socket, int index, int flags, TransferWait wait);
         }
 
         private readonly struct MessageFrames : IMultipartFrames
@@ -25,14 +25,14 @@ namespace NetZeroMQ
 
             public int Count => _frames.Count;
 
-            public bool Send(Socket socket, int index, int flags, bool throwIfWouldBlock)
+            public bool Send(Socket socket, int index, int flags, TransferWait wait)
             {
                 Message message = _frames[index];
                 void* msg = message.Enter();
                 try
                 {
                     var op = new MessageSend(msg);
-                    if (socket.Transfer(ref op, flags, throwIfWouldBlock) < 0)
+                    if (socket.Transfer(ref op, flags, wait) < 0)
                     {
                         return false;
                     }
@@ -55,20 +55,20 @@ namespace NetZeroMQ
 
             public int Count => _snapshot.Count;
 
-            public bool Send(Socket socket, int index, int flags, bool throwIfWouldBlock)
+            public bool Send(Socket socket, int index, int flags, TransferWait wait)
             {
                 T item = _snapshot.Items[index];
                 if (typeof(T) == typeof(ReadOnlyMemory<byte>))
                 {
-                    return socket.SendBytesUnguarded(((ReadOnlyMemory<byte>)(object)item!).Span, flags, throwIfWouldBlock);
+                    return socket.SendBytesUnguarded(((ReadOnlyMemory<byte>)(object)item!).Span, flags, wait);
                 }
 
                 if (typeof(T) == typeof(string))
                 {
-                    return socket.SendTextUnguarded((string)(object)item!, flags, throwIfWouldBlock);
+                    return socket.SendTextUnguarded((string)(object)item!, flags, wait);
                 }
 
-                return socket.SendBytesUnguarded((byte[])(object)item!, flags, throwIfWouldBlock);
+                return socket.SendBytesUnguarded((byte[])(object)item!, flags, wait);
             }
         }
 

@@ -10,14 +10,15 @@ namespace NetZeroMQ
     {
         /// <summary>
         /// Sends one frame, copied from <paramref name="data"/> (<c>zmq_send</c>). Blocks at the high-water mark for up to
-        /// <see cref="SendTimeout"/> unless <see cref="SendFlags.DontWait"/> is given. Allocates nothing.
-        /// See <see href="http://api.zeromq.org/4-3:zmq-send">zmq_send</see>.
+        /// <see cref="SendTimeout"/>; <see cref="TrySend(ReadOnlySpan{byte}, SendFlags)"/> is the form that never blocks, and
+        /// <see cref="TrySend(ReadOnlySpan{byte}, TimeSpan, SendFlags, CancellationToken)"/> the one with a timeout of its own.
+        /// Allocates nothing. See <see href="http://api.zeromq.org/4-3:zmq-send">zmq_send</see>.
         /// </summary>
         /// <param name="data">The frame's bytes; may be empty.</param>
-        /// <param name="flags"><see cref="SendFlags.SendMore"/> if more frames of this message follow; <see cref="SendFlags.DontWait"/>
-        /// to fail instead of waiting.</param>
+        /// <param name="flags"><see cref="SendFlags.SendMore"/> if more frames of this message follow.</param>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="flags"/> holds an unknown flag.</exception>
         /// <exception cref="ObjectDisposedException">The socket was disposed, before or during the call.</exception>
-        /// <exception cref="ZmqException">libzmq failed: <see cref="ZmqError.TryAgain"/> on timeout or would-block,
+        /// <exception cref="ZmqException">libzmq failed: <see cref="ZmqError.TryAgain"/> when <see cref="SendTimeout"/> passed,
         /// <see cref="ZmqError.InvalidState"/> on a REQ/REP state error, <see cref="ZmqError.HostUnreachable"/> for an unknown
         /// ROUTER_MANDATORY peer, <see cref="ZmqError.ContextTerminated"/> after shutdown, <see cref="ZmqError.NotSupported"/> on a
         /// receive-only socket.</exception>
@@ -27,7 +28,7 @@ namespace NetZeroMQ
             Enter();
             try
             {
-                SendBytesUnguarded(data, (int)flags, throwIfWouldBlock: true);
+                SendBytesUnguarded(data, (int)flags, TransferWait.Blocking);
             }
             finally
             {
@@ -39,15 +40,7 @@ namespace NetZeroMQ
         /// <param name="data">The frame's bytes.</param>
         /// <param name="flags">Send flags.</param>
         /// <exception cref="ArgumentNullException"><paramref name="data"/> is null.</exception>
-        public void Send(byte[] data, SendFlags flags = SendFlags.None)
-        {
-            if (data is null)
-            {
-                throw new ArgumentNullException(nameof(data));
-            }
-
-            Send(new ReadOnlySpan<byte>(data), flags);
-        }
+        public void Send(byte[] data, SendFlags flags = SendFlags.None) => Send(new ReadOnlySpan<byte>(NotNull(data)), flags);
 
         /// <summary>
         /// Sends one frame holding <paramref name="text"/> as UTF-8 (unpaired surrogates become U+FFFD). Strings up to
@@ -56,7 +49,7 @@ namespace NetZeroMQ
         /// <param name="text">The text.</param>
         /// <param name="flags">Send flags.</param>
         /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
-        public void Send(string text, SendFlags flags = SendFlags.None) => SendString(text, flags, throwIfWouldBlock: true);
+        public void Send(string text, SendFlags flags = SendFlags.None) => SendString(text, flags, TransferWait.Blocking);
 
         /// <summary>
         /// Sends a <see cref="Message"/> (<c>zmq_msg_send</c>). On success the message's content is handed to libzmq and the
@@ -68,11 +61,11 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
         /// <exception cref="ObjectDisposedException">The socket or the message was disposed.</exception>
         /// <exception cref="ZmqException">libzmq failed, see <see cref="Send(ReadOnlySpan{byte}, SendFlags)"/>.</exception>
-        public void Send(Message message, SendFlags flags = SendFlags.None) => SendMessage(message, flags, throwIfWouldBlock: true);
+        public void Send(Message message, SendFlags flags = SendFlags.None) => SendMessage(message, flags, TransferWait.Blocking);
 
-        /// <summary>Sends one frame if that is possible without blocking.</summary>
+        /// <summary>Sends one frame if that is possible without blocking (the socket's <see cref="SendTimeout"/> does not apply).</summary>
         /// <param name="data">The frame's bytes.</param>
-        /// <param name="flags">Send flags; <see cref="SendFlags.DontWait"/> is implied.</param>
+        /// <param name="flags"><see cref="SendFlags.SendMore"/> if more frames of this message follow.</param>
         /// <returns>True if the frame was queued; false if the socket would block (high-water mark, no peer).</returns>
         /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
         /// <exception cref="ZmqException">libzmq failed for a reason other than would-block.</exception>
@@ -82,7 +75,7 @@ namespace NetZeroMQ
             Enter();
             try
             {
-                return SendBytesUnguarded(data, (int)(flags | SendFlags.DontWait), throwIfWouldBlock: false);
+                return SendBytesUnguarded(data, (int)flags, TransferWait.None);
             }
             finally
             {
@@ -90,21 +83,96 @@ namespace NetZeroMQ
             }
         }
 
+        /// <summary>Sends one frame copied from an array if that is possible without blocking.</summary>
+        /// <param name="data">The frame's bytes.</param>
+        /// <param name="flags">Send flags.</param>
+        /// <returns>True if the frame was queued; false if the socket would block.</returns>
+        /// <exception cref="ArgumentNullException"><paramref name="data"/> is null.</exception>
+        public bool TrySend(byte[] data, SendFlags flags = SendFlags.None) => TrySend(new ReadOnlySpan<byte>(NotNull(data)), flags);
+
         /// <summary>Sends a UTF-8 string frame if that is possible without blocking.</summary>
         /// <param name="text">The text.</param>
-        /// <param name="flags">Send flags; <see cref="SendFlags.DontWait"/> is implied.</param>
+        /// <param name="flags">Send flags.</param>
         /// <returns>True if the frame was queued; false if the socket would block.</returns>
-        public bool TrySend(string text, SendFlags flags = SendFlags.None) =>
-            SendString(text, flags | SendFlags.DontWait, throwIfWouldBlock: false);
+        /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
+        public bool TrySend(string text, SendFlags flags = SendFlags.None) => SendString(text, flags, TransferWait.None);
 
         /// <summary>Sends a <see cref="Message"/> if that is possible without blocking; on false the message keeps its content.</summary>
         /// <param name="message">The message to send.</param>
-        /// <param name="flags">Send flags; <see cref="SendFlags.DontWait"/> is implied.</param>
+        /// <param name="flags">Send flags.</param>
         /// <returns>True if the message was queued (and is now empty); false if the socket would block.</returns>
-        public bool TrySend(Message message, SendFlags flags = SendFlags.None) =>
-            SendMessage(message, flags | SendFlags.DontWait, throwIfWouldBlock: false);
+        /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
+        public bool TrySend(Message message, SendFlags flags = SendFlags.None) => SendMessage(message, flags, TransferWait.None);
 
-        private bool SendString(string text, SendFlags flags, bool throwIfWouldBlock)
+        /// <summary>
+        /// Sends one frame, waiting up to <paramref name="timeout"/> for room at the high-water mark; this call's timeout
+        /// replaces the socket's <see cref="SendTimeout"/>. The wait runs in slices of at most 50 ms, between which a
+        /// <see cref="Dispose"/> or a cancellation is noticed.
+        /// </summary>
+        /// <param name="data">The frame's bytes.</param>
+        /// <param name="timeout">How long to wait: <see cref="TimeSpan.Zero"/> not at all (as
+        /// <see cref="TrySend(ReadOnlySpan{byte}, SendFlags)"/>), <see cref="Timeout.InfiniteTimeSpan"/> without limit.</param>
+        /// <param name="flags"><see cref="SendFlags.SendMore"/> if more frames of this message follow.</param>
+        /// <param name="cancellationToken">Ends the wait with <see cref="OperationCanceledException"/>; nothing is sent then.</param>
+        /// <returns>True if the frame was queued; false if the timeout passed first.</returns>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeout"/> is negative (other than infinite) or longer
+        /// than <see cref="int.MaxValue"/> milliseconds, or <paramref name="flags"/> holds an unknown flag.</exception>
+        /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled before the frame was queued.</exception>
+        /// <exception cref="ObjectDisposedException">The socket was disposed, before or during the wait.</exception>
+        /// <exception cref="ZmqException">libzmq failed for a reason other than would-block.</exception>
+        public bool TrySend(ReadOnlySpan<byte> data, TimeSpan timeout, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default) =>
+            SendSpan(data, flags, TransferWait.Within(timeout, cancellationToken));
+
+        /// <summary>Sends one frame copied from an array, waiting up to <paramref name="timeout"/>; see
+        /// <see cref="TrySend(ReadOnlySpan{byte}, TimeSpan, SendFlags, CancellationToken)"/>.</summary>
+        /// <param name="data">The frame's bytes.</param>
+        /// <param name="timeout">How long to wait (zero: not at all; infinite: without limit).</param>
+        /// <param name="flags">Send flags.</param>
+        /// <param name="cancellationToken">Ends the wait with <see cref="OperationCanceledException"/>.</param>
+        /// <returns>True if the frame was queued; false if the timeout passed first.</returns>
+        /// <exception cref="ArgumentNullException"><paramref name="data"/> is null.</exception>
+        public bool TrySend(byte[] data, TimeSpan timeout, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default) =>
+            SendSpan(new ReadOnlySpan<byte>(NotNull(data)), flags, TransferWait.Within(timeout, cancellationToken));
+
+        /// <summary>Sends a UTF-8 string frame, waiting up to <paramref name="timeout"/>; see
+        /// <see cref="TrySend(ReadOnlySpan{byte}, TimeSpan, SendFlags, CancellationToken)"/>.</summary>
+        /// <param name="text">The text.</param>
+        /// <param name="timeout">How long to wait (zero: not at all; infinite: without limit).</param>
+        /// <param name="flags">Send flags.</param>
+        /// <param name="cancellationToken">Ends the wait with <see cref="OperationCanceledException"/>.</param>
+        /// <returns>True if the frame was queued; false if the timeout passed first.</returns>
+        /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
+        public bool TrySend(string text, TimeSpan timeout, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default) =>
+            SendString(text, flags, TransferWait.Within(timeout, cancellationToken));
+
+        /// <summary>Sends a <see cref="Message"/>, waiting up to <paramref name="timeout"/>; on false or cancellation the message
+        /// keeps its content. See <see cref="TrySend(ReadOnlySpan{byte}, TimeSpan, SendFlags, CancellationToken)"/>.</summary>
+        /// <param name="message">The message to send.</param>
+        /// <param name="timeout">How long to wait (zero: not at all; infinite: without limit).</param>
+        /// <param name="flags">Send flags.</param>
+        /// <param name="cancellationToken">Ends the wait with <see cref="OperationCanceledException"/>.</param>
+        /// <returns>True if the message was queued (and is now empty); false if the timeout passed first.</returns>
+        /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
+        public bool TrySend(Message message, TimeSpan timeout, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default) =>
+            SendMessage(message, flags, TransferWait.Within(timeout, cancellationToken));
+
+        private static byte[] NotNull(byte[] data) => data ?? throw new ArgumentNullException(nameof(data));
+
+        private bool SendSpan(ReadOnlySpan<byte> data, SendFlags flags, TransferWait wait)
+        {
+            ThrowIfInvalid(flags);
+            Enter();
+            try
+            {
+                return SendBytesUnguarded(data, (int)flags, wait);
+            }
+            finally
+            {
+                Exit();
+            }
+        }
+
+        private bool SendString(string text, SendFlags flags, TransferWait wait)
         {
             if (text is null)
             {
@@ -115,7 +183,7 @@ namespace NetZeroMQ
             Enter();
             try
             {
-                return SendTextUnguarded(text, (int)flags, throwIfWouldBlock);
+                return SendTextUnguarded(text, (int)flags, wait);
             }
             finally
             {
@@ -124,17 +192,17 @@ namespace NetZeroMQ
         }
 
         /// <summary>Sends one frame; the caller holds the guard.</summary>
-        private bool SendBytesUnguarded(ReadOnlySpan<byte> data, int flags, bool throwIfWouldBlock)
+        private bool SendBytesUnguarded(ReadOnlySpan<byte> data, int flags, TransferWait wait)
         {
             fixed (byte* p = &MemoryMarshal.GetReference(data))
             {
                 var op = new BufferSend(p, data.Length);
-                return Transfer(ref op, flags, throwIfWouldBlock) >= 0;
+                return Transfer(ref op, flags, wait) >= 0;
             }
         }
 
         /// <summary>Sends one UTF-8 frame, encoded on the stack when short, else in a pooled buffer; the caller holds the guard.</summary>
-        private bool SendTextUnguarded(string text, int flags, bool throwIfWouldBlock)
+        private bool SendTextUnguarded(string text, int flags, TransferWait wait)
         {
             byte[]? rented = null;
             Span<byte> buffer = Encoding.UTF8.GetMaxByteCount(text.Length) <= Utf8.StackLimit
@@ -149,7 +217,7 @@ namespace NetZeroMQ
                     length = Encoding.UTF8.GetBytes(chars, text.Length, bytes, buffer.Length);
                 }
 
-                return SendBytesUnguarded(buffer.Slice(0, length), flags, throwIfWouldBlock);
+                return SendBytesUnguarded(buffer.Slice(0, length), flags, wait);
             }
             finally
             {
@@ -160,7 +228,7 @@ namespace NetZeroMQ
             }
         }
 
-        private bool SendMessage(Message message, SendFlags flags, bool throwIfWouldBlock)
+        private bool SendMessage(Message message, SendFlags flags, TransferWait wait)
         {
             if (message is null)
             {
@@ -168,14 +236,14 @@ namespace NetZeroMQ
             }
 
             ThrowIfInvalid(flags);
-            return TransferMessage(message, (int)flags, throwIfWouldBlock, isSend: true);
+            return TransferMessage(message, (int)flags, wait, isSend: true);
         }
 
         /// <summary>
         /// zmq_msg_send or zmq_msg_recv of <paramref name="message"/>, holding both guards; updates the message's cached size
-        /// (empty after a send, the frame's size after a receive). False means "would block" when that is not to be thrown.
+        /// (empty after a send, the frame's size after a receive). False means "would block" or "timed out" for a Try form.
         /// </summary>
-        private bool TransferMessage(Message message, int flags, bool throwIfWouldBlock, bool isSend)
+        private bool TransferMessage(Message message, int flags, TransferWait wait, bool isSend)
         {
             Enter();
             try
@@ -187,12 +255,12 @@ namespace NetZeroMQ
                     if (isSend)
                     {
                         var op = new MessageSend(msg);
-                        size = Transfer(ref op, flags, throwIfWouldBlock);
+                        size = Transfer(ref op, flags, wait);
                     }
                     else
                     {
                         var op = new MessageRecv(msg);
-                        size = Transfer(ref op, flags, throwIfWouldBlock);
+                        size = Transfer(ref op, flags, wait);
                     }
 
                     if (size < 0)
@@ -224,7 +292,7 @@ namespace NetZeroMQ
 
         private void ThrowIfInvalid(SendFlags flags)
         {
-            if ((flags & ~(SendFlags.DontWait | SendFlags.SendMore)) != 0)
+            if ((flags & ~SendFlags.SendMore) != 0)
             {
                 throw new ArgumentOutOfRangeException(nameof(flags), flags, "Unknown send flags.");
             }

@@ -1,6 +1,6 @@
-using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using System.Threading;
 
 namespace NetZeroMQ
 {
@@ -16,23 +16,23 @@ namespace NetZeroMQ
         private static readonly bool s_windowsPollItems = RuntimeInformation.IsOSPlatform(OSPlatform.Windows);
 
         /// <summary>
-        /// Sends or receives. The first attempt never blocks (<c>ZMQ_DONTWAIT</c>); only if libzmq says EAGAIN and the caller
-        /// wants to block does it enter the wait loop. (These calls keep their GC transition: <c>SuppressGCTransition</c> was
-        /// measured and rejected, because libzmq may run the zero-copy free callback, which is .NET code, from inside a send
-        /// or receive — closing the previous inproc message, or a conflated one — and the runtime aborts the process when
-        /// .NET is entered from a call without a transition.) Returns the byte count, or -1 for "would block" when
-        /// <paramref name="throwIfWouldBlock"/> is false.
+        /// Sends or receives. The first attempt never blocks (<c>ZMQ_DONTWAIT</c>); only if libzmq says EAGAIN and
+        /// <paramref name="wait"/> allows waiting does it enter the wait loop. (These calls keep their GC transition:
+        /// <c>SuppressGCTransition</c> was measured and rejected, because libzmq may run the zero-copy free callback, which is
+        /// .NET code, from inside a send or receive — closing the previous inproc message, or a conflated one — and the runtime
+        /// aborts the process when .NET is entered from a call without a transition.) Returns the byte count, or -1 when the
+        /// call would block or its own timeout passed (never for <see cref="TransferWait.Blocking"/>, which throws instead).
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        private int Transfer<T>(ref T op, int flags, bool throwIfWouldBlock)
+        private int Transfer<T>(ref T op, int flags, TransferWait wait)
             where T : struct, INativeTransfer
         {
             int rc = op.Invoke(_socket, flags | Interop.Zmq.ZMQ_DONTWAIT);
-            return rc >= 0 ? rc : TransferSlow(ref op, flags, throwIfWouldBlock);
+            return rc >= 0 ? rc : TransferSlow(ref op, flags, wait);
         }
 
         [MethodImpl(MethodImplOptions.NoInlining)]
-        private int TransferSlow<T>(ref T op, int flags, bool throwIfWouldBlock)
+        private int TransferSlow<T>(ref T op, int flags, TransferWait wait)
             where T : struct, INativeTransfer
         {
             int errno = Interop.Zmq.zmq_errno();
@@ -52,83 +52,27 @@ namespace NetZeroMQ
                 ZmqThrow.Error(errno, op.IsSend ? "send" : "receive");
             }
 
-            if ((flags & Interop.Zmq.ZMQ_DONTWAIT) != 0)
+            if (wait.IsNonBlocking)
             {
-                if (!throwIfWouldBlock)
-                {
-                    return -1;
-                }
-
-                ZmqThrow.Error(errno, op.IsSend ? "send (would block)" : "receive (would block)");
+                return -1;
             }
 
-            return op.IsSend ? WaitToSend(ref op, flags) : WaitToReceive(ref op, flags);
+            return op.IsSend ? WaitToSend(ref op, flags, wait) : WaitToReceive(ref op, flags, wait);
         }
 
         /// <summary>
         /// Blocking receive: waits in <c>zmq_poll</c> on the socket and its waker, so that <see cref="Dispose"/> from another
-        /// thread ends the wait at once, then receives without blocking. Bounded by <see cref="ReceiveTimeout"/>.
+        /// thread (or the cancellation of a timed call) ends the wait at once, then receives without blocking. Bounded by
+        /// <see cref="ReceiveTimeout"/> or the call's own timeout.
         /// </summary>
-        private int WaitToReceive<T>(ref T op, int flags)
+        private int WaitToReceive<T>(ref T op, int flags, TransferWait wait)
             where T : struct, INativeTransfer
         {
-            int timeoutMs = GetInt32Unguarded(Interop.Zmq.ZMQ_RCVTIMEO);
+            Deadline deadline = Deadline.After(wait.UsesSocketTimeout ? GetInt32Unguarded(Interop.Zmq.ZMQ_RCVTIMEO) : wait.TimeoutMilliseconds);
             WakerHandle? waker = GetOrCreateWakerWhileLeased();
-            long start = Stopwatch.GetTimestamp();
-            while (true)
-            {
-                if (_guard.IsDisposeRequested)
-                {
-                    ThrowDisposed();
-                }
-
-                int wait = RemainingMs(start, timeoutMs);
-                if (wait == 0)
-                {
-                    ZmqThrow.Timeout("receive");
-                }
-
-                if (waker is null && (wait < 0 || wait > UninterruptibleSliceMs))
-                {
-                    wait = UninterruptibleSliceMs;
-                }
-
-                if (PollSocket(Interop.Zmq.ZMQ_POLLIN, waker, wait) < 0)
-                {
-                    int pollErrno = Interop.Zmq.zmq_errno();
-                    if (pollErrno != ErrorMap.EINTR)
-                    {
-                        ZmqThrow.Error(pollErrno, "receive (zmq_poll)");
-                    }
-
-                    continue;
-                }
-
-                int rc = op.Invoke(_socket, flags | Interop.Zmq.ZMQ_DONTWAIT);
-                if (rc >= 0)
-                {
-                    return rc;
-                }
-
-                int errno = Interop.Zmq.zmq_errno();
-                if (errno != ErrorMap.EAGAIN && errno != ErrorMap.EINTR)
-                {
-                    ZmqThrow.Error(errno, "receive");
-                }
-            }
-        }
-
-        /// <summary>
-        /// Blocking send: lets libzmq wait natively in slices of at most <see cref="UninterruptibleSliceMs"/>. Polling is not
-        /// used for sends because libzmq reports PUB with XPUB_NODROP and ROUTER with ROUTER_MANDATORY as writable while a send
-        /// to a full peer still fails, which would turn the wait into a spin. Bounded by <see cref="SendTimeout"/>.
-        /// </summary>
-        private int WaitToSend<T>(ref T op, int flags)
-            where T : struct, INativeTransfer
-        {
-            int timeoutMs = GetInt32Unguarded(Interop.Zmq.ZMQ_SNDTIMEO);
-            int nativeTimeout = timeoutMs;
-            long start = Stopwatch.GetTimestamp();
+            CancellationToken cancellation = wait.CancellationToken;
+            bool wakeOnCancel = waker is not null && cancellation.CanBeCanceled;
+            CancellationTokenRegistration registration = wakeOnCancel ? WakeOnCancel(cancellation, waker!) : default;
             try
             {
                 while (true)
@@ -138,21 +82,78 @@ namespace NetZeroMQ
                         ThrowDisposed();
                     }
 
-                    int wait = RemainingMs(start, timeoutMs);
-                    if (wait == 0)
+                    cancellation.ThrowIfCancellationRequested();
+                    int waitMs = waker is null ? deadline.SliceMilliseconds(UninterruptibleSliceMs) : deadline.RemainingMilliseconds;
+                    if (waitMs == 0)
                     {
-                        ZmqThrow.Timeout("send");
+                        return TimedOut(wait, "receive");
                     }
 
-                    if (wait < 0 || wait > UninterruptibleSliceMs)
+                    if (PollSocket(Interop.Zmq.ZMQ_POLLIN, waker, waitMs) < 0)
                     {
-                        wait = UninterruptibleSliceMs;
+                        int pollErrno = Interop.Zmq.zmq_errno();
+                        if (pollErrno != ErrorMap.EINTR)
+                        {
+                            ZmqThrow.Error(pollErrno, "receive (zmq_poll)");
+                        }
+
+                        continue;
                     }
 
-                    if (wait != nativeTimeout)
+                    int rc = op.Invoke(_socket, flags | Interop.Zmq.ZMQ_DONTWAIT);
+                    if (rc >= 0)
                     {
-                        SetInt32Unguarded(Interop.Zmq.ZMQ_SNDTIMEO, wait);
-                        nativeTimeout = wait;
+                        return rc;
+                    }
+
+                    int errno = Interop.Zmq.zmq_errno();
+                    if (errno != ErrorMap.EAGAIN && errno != ErrorMap.EINTR)
+                    {
+                        ZmqThrow.Error(errno, "receive");
+                    }
+                }
+            }
+            finally
+            {
+                if (wakeOnCancel)
+                {
+                    EndWakeOnCancel(registration, cancellation, waker!);
+                }
+            }
+        }
+
+        /// <summary>
+        /// Blocking send: lets libzmq wait natively in slices of at most <see cref="UninterruptibleSliceMs"/>. Polling is not
+        /// used for sends because libzmq reports PUB with XPUB_NODROP and ROUTER with ROUTER_MANDATORY as writable while a send
+        /// to a full peer still fails, which would turn the wait into a spin. Bounded by <see cref="SendTimeout"/> or the call's
+        /// own timeout; a Dispose or a cancellation is seen between slices.
+        /// </summary>
+        private int WaitToSend<T>(ref T op, int flags, TransferWait wait)
+            where T : struct, INativeTransfer
+        {
+            int socketTimeout = GetInt32Unguarded(Interop.Zmq.ZMQ_SNDTIMEO);
+            Deadline deadline = Deadline.After(wait.UsesSocketTimeout ? socketTimeout : wait.TimeoutMilliseconds);
+            int nativeTimeout = socketTimeout;
+            try
+            {
+                while (true)
+                {
+                    if (_guard.IsDisposeRequested)
+                    {
+                        ThrowDisposed();
+                    }
+
+                    wait.CancellationToken.ThrowIfCancellationRequested();
+                    int slice = deadline.SliceMilliseconds(UninterruptibleSliceMs);
+                    if (slice == 0)
+                    {
+                        return TimedOut(wait, "send");
+                    }
+
+                    if (slice != nativeTimeout)
+                    {
+                        SetInt32Unguarded(Interop.Zmq.ZMQ_SNDTIMEO, slice);
+                        nativeTimeout = slice;
                     }
 
                     int rc = op.Invoke(_socket, flags & ~Interop.Zmq.ZMQ_DONTWAIT);
@@ -170,24 +171,45 @@ namespace NetZeroMQ
             }
             finally
             {
-                if (nativeTimeout != timeoutMs)
+                if (nativeTimeout != socketTimeout)
                 {
-                    SetInt32Unguarded(Interop.Zmq.ZMQ_SNDTIMEO, timeoutMs);
+                    SetInt32Unguarded(Interop.Zmq.ZMQ_SNDTIMEO, socketTimeout);
                 }
             }
         }
 
-        /// <summary>Milliseconds left of <paramref name="timeoutMs"/> since <paramref name="start"/>: -1 infinite, 0 expired.</summary>
-        private static int RemainingMs(long start, int timeoutMs)
+        /// <summary>The wait's time is up: a blocking call throws <see cref="ZmqError.TryAgain"/>, a timed Try call returns false (-1).</summary>
+        private static int TimedOut(TransferWait wait, string operation)
         {
-            if (timeoutMs < 0)
+            if (wait.UsesSocketTimeout)
             {
-                return -1;
+                ZmqThrow.Timeout(operation);
             }
 
-            long elapsedMs = (Stopwatch.GetTimestamp() - start) * 1000 / Stopwatch.Frequency;
-            long left = timeoutMs - elapsedMs;
-            return left <= 0 ? 0 : (int)left;
+            return -1;
+        }
+
+        /// <summary>Signals the waker when <paramref name="cancellation"/> is cancelled, so a cancel ends the poll as a Dispose does.</summary>
+        private static CancellationTokenRegistration WakeOnCancel(CancellationToken cancellation, WakerHandle waker) =>
+#if NET
+            cancellation.UnsafeRegister(static state => ((WakerHandle)state!).Signal(), waker);
+#else
+            cancellation.Register(static state => ((WakerHandle)state!).Signal(), waker);
+#endif
+
+        /// <summary>
+        /// Ends a cancellable wait. Disposing the registration waits for a signal in progress, so afterwards no signal of this
+        /// call can come; if the token was cancelled, its signal is taken back, because the waker must stay quiet until a
+        /// Dispose (a later wait, or a <see cref="Poller"/> holding this socket, would otherwise wake at once, again and again).
+        /// After a Dispose the signal stays: the socket closes as this call leaves.
+        /// </summary>
+        private void EndWakeOnCancel(CancellationTokenRegistration registration, CancellationToken cancellation, WakerHandle waker)
+        {
+            registration.Dispose();
+            if (cancellation.IsCancellationRequested && !_guard.IsDisposeRequested)
+            {
+                waker.Reset();
+            }
         }
 
         /// <summary>One <c>zmq_poll</c> on this socket plus the waker (if any). Returns zmq_poll's result.</summary>

@@ -18,9 +18,12 @@ namespace NetZeroMQ
     /// receive or poll wakes at once; a send blocked at the high-water mark within 50 ms) and the socket is closed as it
     /// leaves, so no native call ever runs on a freed socket. After <see cref="Dispose"/> every member throws
     /// <see cref="ObjectDisposedException"/> without calling libzmq.</para>
-    /// <para><b>Blocking calls</b> wait at most <see cref="SendTimeout"/> / <see cref="ReceiveTimeout"/> (infinite by default) and
-    /// then throw <see cref="ZmqException"/> with <see cref="ZmqError.TryAgain"/>; <c>TrySend</c>/<c>TryRecv</c> never block and
-    /// return false instead. Signals (EINTR) are retried inside, keeping the remaining timeout.</para>
+    /// <para><b>Waiting.</b> Every send and receive comes in three forms. <c>Send</c>/<c>Recv</c> wait at most
+    /// <see cref="SendTimeout"/> / <see cref="ReceiveTimeout"/> (infinite by default) and then throw <see cref="ZmqException"/>
+    /// with <see cref="ZmqError.TryAgain"/>. <c>TrySend</c>/<c>TryRecv</c> never block: "would block" is a false result. The
+    /// <c>Try</c> forms with a <see cref="TimeSpan"/> wait up to that timeout (the socket's option does not apply) and then
+    /// return false; their <see cref="CancellationToken"/> ends the wait with <see cref="OperationCanceledException"/>, and
+    /// nothing is sent or taken then. Signals (EINTR) are retried inside, keeping the remaining time.</para>
     /// </remarks>
     public sealed unsafe partial class Socket : IDisposable
     {
@@ -104,8 +107,8 @@ namespace NetZeroMQ
         private static nint CreateNative(nint context, int type)
         {
             nint socket;
-            int attempt = 0;
-            while ((socket = Interop.Zmq.zmq_socket(context, type)) == 0 && SocketSlots.WaitForReaper(ref attempt))
+            Deadline? reaper = null;
+            while ((socket = Interop.Zmq.zmq_socket(context, type)) == 0 && SocketSlots.WaitForReaper(ref reaper))
             {
             }
 
@@ -203,9 +206,6 @@ namespace NetZeroMQ
         }
 
         internal bool IsDisposeRequested => _guard.IsDisposeRequested;
-
-        /// <summary>Whether zmq_close has run (the socket was disposed and no call was in flight any more).</summary>
-        internal bool IsNativeClosed => _handle.IsClosed;
 
         internal void ThrowDisposed() => ZmqThrow.Disposed(this);
     }
