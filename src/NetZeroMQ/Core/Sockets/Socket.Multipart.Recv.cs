@@ -91,15 +91,13 @@ namespace NetZeroMQ
                     void* msg = frame.Enter();
                     try
                     {
-                        var op = new MessageRecv(msg);
+                        var op = new MessageRecv(frame);
                         bool first = received == 0;
-                        int size = Transfer(ref op, first && dontWait ? Interop.Zmq.ZMQ_DONTWAIT : 0, throwIfWouldBlock: !(first && dontWait));
-                        if (size < 0)
+                        if (Transfer(ref op, first && dontWait ? Interop.Zmq.ZMQ_DONTWAIT : 0, throwIfWouldBlock: !(first && dontWait)) < 0)
                         {
                             return false;
                         }
 
-                        frame.OnReceived(size);
                         message.AppendReceived(frame);
                         appended = true;
                         received++;

@@ -172,44 +172,28 @@ namespace NetZeroMQ
         }
 
         /// <summary>
-        /// zmq_msg_send or zmq_msg_recv of <paramref name="message"/>, holding both guards; updates the message's cached size
-        /// (empty after a send, the frame's size after a receive). False means "would block" when that is not to be thrown.
+        /// zmq_msg_send or zmq_msg_recv of <paramref name="message"/>, holding both guards (the transfer updates the message's
+        /// cached size: empty after a send, the frame's size after a receive). False means "would block" when that is not to be
+        /// thrown.
         /// </summary>
         private bool TransferMessage(Message message, int flags, bool throwIfWouldBlock, bool isSend)
         {
             Enter();
             try
             {
-                void* msg = message.Enter();
+                message.Enter();
                 try
                 {
-                    int size;
                     if (isSend)
                     {
-                        var op = new MessageSend(msg);
-                        size = Transfer(ref op, flags, throwIfWouldBlock);
+                        var op = new MessageSend(message);
+                        return Transfer(ref op, flags, throwIfWouldBlock) >= 0;
                     }
                     else
                     {
-                        var op = new MessageRecv(msg);
-                        size = Transfer(ref op, flags, throwIfWouldBlock);
+                        var op = new MessageRecv(message);
+                        return Transfer(ref op, flags, throwIfWouldBlock) >= 0;
                     }
-
-                    if (size < 0)
-                    {
-                        return false;
-                    }
-
-                    if (isSend)
-                    {
-                        message.OnSent();
-                    }
-                    else
-                    {
-                        message.OnReceived(size);
-                    }
-
-                    return true;
                 }
                 finally
                 {

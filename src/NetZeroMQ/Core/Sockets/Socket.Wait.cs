@@ -16,9 +16,9 @@ namespace NetZeroMQ
         private static readonly bool s_windowsPollItems = RuntimeInformation.IsOSPlatform(OSPlatform.Windows);
 
         /// <summary>
-        /// Sends or receives. The first attempt never blocks (<c>ZMQ_DONTWAIT</c>); only if libzmq says EAGAIN and the caller
-        /// wants to block does it enter the wait loop. (These calls keep their GC transition: <c>SuppressGCTransition</c> was
-        /// measured and rejected, because libzmq may run the zero-copy free callback, which is .NET code, from inside a send
+        /// Sends or receives. The first attempt never blocks (<see cref="TransferStep"/>); only if libzmq says EAGAIN and the
+        /// caller wants to block does it enter the wait loop. (These calls keep their GC transition: <c>SuppressGCTransition</c>
+        /// was measured and rejected, because libzmq may run the zero-copy free callback, which is .NET code, from inside a send
         /// or receive — closing the previous inproc message, or a conflated one — and the runtime aborts the process when
         /// .NET is entered from a call without a transition.) Returns the byte count, or -1 for "would block" when
         /// <paramref name="throwIfWouldBlock"/> is false.
@@ -27,39 +27,23 @@ namespace NetZeroMQ
         private int Transfer<T>(ref T op, int flags, bool throwIfWouldBlock)
             where T : struct, INativeTransfer
         {
-            int rc = op.Invoke(_socket, flags | Interop.Zmq.ZMQ_DONTWAIT);
+            int rc = TransferStep.TryOnce(ref op, _socket, flags);
             return rc >= 0 ? rc : TransferSlow(ref op, flags, throwIfWouldBlock);
         }
 
+        /// <summary>The first attempt would block: report that, or wait.</summary>
         [MethodImpl(MethodImplOptions.NoInlining)]
         private int TransferSlow<T>(ref T op, int flags, bool throwIfWouldBlock)
             where T : struct, INativeTransfer
         {
-            int errno = Interop.Zmq.zmq_errno();
-            while (errno == ErrorMap.EINTR)
-            {
-                int rc = op.Invoke(_socket, flags | Interop.Zmq.ZMQ_DONTWAIT);
-                if (rc >= 0)
-                {
-                    return rc;
-                }
-
-                errno = Interop.Zmq.zmq_errno();
-            }
-
-            if (errno != ErrorMap.EAGAIN)
-            {
-                ZmqThrow.Error(errno, op.IsSend ? "send" : "receive");
-            }
-
             if ((flags & Interop.Zmq.ZMQ_DONTWAIT) != 0)
             {
                 if (!throwIfWouldBlock)
                 {
-                    return -1;
+                    return TransferStep.WouldBlock;
                 }
 
-                ZmqThrow.Error(errno, op.IsSend ? "send (would block)" : "receive (would block)");
+                ZmqThrow.Error(ErrorMap.EAGAIN, op.IsSend ? "send (would block)" : "receive (would block)");
             }
 
             return op.IsSend ? WaitToSend(ref op, flags) : WaitToReceive(ref op, flags);

@@ -79,7 +79,7 @@ namespace NetZeroMQ
                 bool sent = false;
                 try
                 {
-                    var op = new MessageSend(msg);
+                    var op = new MessageSend(scratch);
                     Transfer(ref op, (int)flags, throwIfWouldBlock: true);
                     sent = true;
                 }
