@@ -133,7 +133,7 @@ namespace NetZeroMQ.Tests.Multipart
             {
                 "f0"u8.ToArray(),
                 "f1"u8.ToArray(),
-                new BeforeSendMemory("f2"u8.ToArray(), () => ShutDownBeforeNextSend(context)).Memory,
+                new MultipartFaults.BeforeSendMemory("f2"u8.ToArray(), () => MultipartFaults.ShutDownBeforeNextSend(context)).Memory,
                 "f3"u8.ToArray(),
             };
             ZmqException broken = Assert.Throws<ZmqException>(() => push.SendMultipart(frames));
@@ -236,52 +236,6 @@ namespace NetZeroMQ.Tests.Multipart
         {
             yield return new byte[] { 1 };
             throw new InvalidTimeZoneException("enumerator failed");
-        }
-
-        /// <summary>
-        /// Shuts the context down from inside a send, between two frames. libzmq reads the stop command this queues on its next
-        /// send, but a send looks at its command mailbox at most once per few million CPU cycles (about a millisecond); the
-        /// pause makes sure the next frame's send is one that looks.
-        /// </summary>
-        private static void ShutDownBeforeNextSend(Context context)
-        {
-            context.Shutdown();
-            Thread.Sleep(20);
-        }
-
-        /// <summary>
-        /// Memory whose bytes, read by the send loop right before its frame goes to libzmq, first run an action (once): how a
-        /// test acts between two frames of one multipart send without any hook in the library.
-        /// </summary>
-        private sealed class BeforeSendMemory : MemoryManager<byte>
-        {
-            private readonly byte[] _bytes;
-            private Action? _beforeSend;
-
-            internal BeforeSendMemory(byte[] bytes, Action beforeSend)
-            {
-                _bytes = bytes;
-                _beforeSend = beforeSend;
-            }
-
-            // The base class would call GetSpan for the length, which would run the action too early.
-            public override Memory<byte> Memory => CreateMemory(_bytes.Length);
-
-            public override Span<byte> GetSpan()
-            {
-                Interlocked.Exchange(ref _beforeSend, null)?.Invoke();
-                return _bytes;
-            }
-
-            public override MemoryHandle Pin(int elementIndex = 0) => throw new NotSupportedException("copied sends do not pin");
-
-            public override void Unpin()
-            {
-            }
-
-            protected override void Dispose(bool disposing)
-            {
-            }
         }
     }
 }

@@ -16,12 +16,6 @@ namespace NetZeroMQ
         /// <summary>The <c>zmq_msg_t</c>, valid until <see cref="Dispose"/>.</summary>
         internal void* Native => _message!.UnguardedPointer;
 
-        /// <summary>Records that libzmq took the content (a successful <c>zmq_msg_send</c>): the message is empty now.</summary>
-        internal void OnSent() => _message!.OnSent();
-
-        /// <summary>Records a successful <c>zmq_msg_recv</c> of <paramref name="size"/> bytes.</summary>
-        internal void OnReceived(int size) => _message!.OnReceived(size);
-
         /// <summary>Ends the claim (releasing the message if a Dispose arrived meanwhile).</summary>
         public void Dispose() => _message?.Exit();
     }

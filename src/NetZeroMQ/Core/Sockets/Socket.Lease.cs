@@ -77,6 +77,8 @@ namespace NetZeroMQ
 
         internal PollEvents EventsWhileLeased => (PollEvents)GetInt32Unguarded(Interop.Zmq.ZMQ_EVENTS, "Events");
 
+        internal nint FdWhileLeased => GetInt32Unguarded(Interop.Zmq.ZMQ_FD, "Fd");
+
         internal SocketAttachment? AttachmentWhileLeased => _attachment;
 
         internal void AttachWhileLeased(SocketAttachment attachment)
@@ -100,7 +102,7 @@ namespace NetZeroMQ
         {
             if (!_guard.IsDisposeRequested)
             {
-                attachment.OnLeaving();
+                attachment.OnLeaving(new SocketLease(this));
             }
 
             bool release = _guard.ExitFenced();

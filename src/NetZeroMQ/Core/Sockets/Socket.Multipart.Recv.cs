@@ -171,14 +171,12 @@ namespace NetZeroMQ
                     void* msg = frame.Enter();
                     try
                     {
-                        var op = new MessageRecv(msg);
-                        int size = Transfer(ref op, 0, received == 0 ? wait : TransferWait.Blocking);
-                        if (size < 0)
+                        var op = new MessageRecv(frame);
+                        if (Transfer(ref op, 0, received == 0 ? wait : TransferWait.Blocking) < 0)
                         {
                             return false;
                         }
 
-                        frame.OnReceived(size);
                         message.AppendReceived(frame);
                         appended = true;
                         received++;

@@ -28,17 +28,11 @@ namespace NetZeroMQ
             public bool Send(Socket socket, int index, int flags, TransferWait wait)
             {
                 Message message = _frames[index];
-                void* msg = message.Enter();
+                message.Enter();
                 try
                 {
-                    var op = new MessageSend(msg);
-                    if (socket.Transfer(ref op, flags, wait) < 0)
-                    {
-                        return false;
-                    }
-
-                    message.OnSent();
-                    return true;
+                    var op = new MessageSend(message);
+                    return socket.Transfer(ref op, flags, wait) >= 0;
                 }
                 finally
                 {

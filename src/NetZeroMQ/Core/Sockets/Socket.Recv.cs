@@ -227,15 +227,9 @@ namespace NetZeroMQ
         private ReadOnlySpan<byte> RecvIntoScratch(TransferWait wait, out int size)
         {
             Message scratch = _scratch ??= new Message();
-            var op = new MessageRecv(scratch.UnguardedPointer);
+            var op = new MessageRecv(scratch);
             size = Transfer(ref op, 0, wait);
-            if (size < 0)
-            {
-                return default;
-            }
-
-            scratch.OnReceived(size);
-            return scratch.UnguardedData;
+            return size < 0 ? default : scratch.UnguardedData;
         }
 
         /// <summary>Lets go of a large frame once it was copied out, rather than holding it until the next receive.</summary>

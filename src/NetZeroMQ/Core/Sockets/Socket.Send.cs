@@ -240,44 +240,28 @@ namespace NetZeroMQ
         }
 
         /// <summary>
-        /// zmq_msg_send or zmq_msg_recv of <paramref name="message"/>, holding both guards; updates the message's cached size
-        /// (empty after a send, the frame's size after a receive). False means "would block" or "timed out" for a Try form.
+        /// zmq_msg_send or zmq_msg_recv of <paramref name="message"/>, holding both guards (the transfer updates the message's
+        /// cached size: empty after a send, the frame's size after a receive). False means "would block" or "timed out" for a Try
+        /// form.
         /// </summary>
         private bool TransferMessage(Message message, int flags, TransferWait wait, bool isSend)
         {
             Enter();
             try
             {
-                void* msg = message.Enter();
+                message.Enter();
                 try
                 {
-                    int size;
                     if (isSend)
                     {
-                        var op = new MessageSend(msg);
-                        size = Transfer(ref op, flags, wait);
+                        var op = new MessageSend(message);
+                        return Transfer(ref op, flags, wait) >= 0;
                     }
                     else
                     {
-                        var op = new MessageRecv(msg);
-                        size = Transfer(ref op, flags, wait);
+                        var op = new MessageRecv(message);
+                        return Transfer(ref op, flags, wait) >= 0;
                     }
-
-                    if (size < 0)
-                    {
-                        return false;
-                    }
-
-                    if (isSend)
-                    {
-                        message.OnSent();
-                    }
-                    else
-                    {
-                        message.OnReceived(size);
-                    }
-
-                    return true;
                 }
                 finally
                 {

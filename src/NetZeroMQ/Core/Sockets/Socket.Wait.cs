@@ -16,7 +16,7 @@ namespace NetZeroMQ
         private static readonly bool s_windowsPollItems = RuntimeInformation.IsOSPlatform(OSPlatform.Windows);
 
         /// <summary>
-        /// Sends or receives. The first attempt never blocks (<c>ZMQ_DONTWAIT</c>); only if libzmq says EAGAIN and
+        /// Sends or receives. The first attempt never blocks (<see cref="TransferStep"/>); only if libzmq says EAGAIN and
         /// <paramref name="wait"/> allows waiting does it enter the wait loop. (These calls keep their GC transition:
         /// <c>SuppressGCTransition</c> was measured and rejected, because libzmq may run the zero-copy free callback, which is
         /// .NET code, from inside a send or receive — closing the previous inproc message, or a conflated one — and the runtime
@@ -27,34 +27,18 @@ namespace NetZeroMQ
         private int Transfer<T>(ref T op, int flags, TransferWait wait)
             where T : struct, INativeTransfer
         {
-            int rc = op.Invoke(_socket, flags | Interop.Zmq.ZMQ_DONTWAIT);
+            int rc = TransferStep.TryOnce(ref op, _socket, flags);
             return rc >= 0 ? rc : TransferSlow(ref op, flags, wait);
         }
 
+        /// <summary>The first attempt would block: report that, or wait.</summary>
         [MethodImpl(MethodImplOptions.NoInlining)]
         private int TransferSlow<T>(ref T op, int flags, TransferWait wait)
             where T : struct, INativeTransfer
         {
-            int errno = Interop.Zmq.zmq_errno();
-            while (errno == ErrorMap.EINTR)
-            {
-                int rc = op.Invoke(_socket, flags | Interop.Zmq.ZMQ_DONTWAIT);
-                if (rc >= 0)
-                {
-                    return rc;
-                }
-
-                errno = Interop.Zmq.zmq_errno();
-            }
-
-            if (errno != ErrorMap.EAGAIN)
-            {
-                ZmqThrow.Error(errno, op.IsSend ? "send" : "receive");
-            }
-
             if (wait.IsNonBlocking)
             {
-                return -1;
+                return TransferStep.WouldBlock;
             }
 
             return op.IsSend ? WaitToSend(ref op, flags, wait) : WaitToReceive(ref op, flags, wait);

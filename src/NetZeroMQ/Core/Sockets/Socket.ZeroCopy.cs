@@ -202,7 +202,7 @@ namespace NetZeroMQ
                 bool sent = false;
                 try
                 {
-                    var op = new MessageSend(msg);
+                    var op = new MessageSend(scratch);
                     sent = Transfer(ref op, (int)flags, wait) >= 0;
                     return sent;
                 }

@@ -8,8 +8,11 @@ namespace NetZeroMQ
     /// <remarks>The core names no feature: it only calls these four methods on whatever was attached.</remarks>
     internal abstract class SocketAttachment
     {
-        /// <summary>The thread ending a call still holds the guard (the socket is not being disposed).</summary>
-        internal abstract void OnLeaving();
+        /// <summary>
+        /// The thread ending a call still holds the guard (the socket is not being disposed). <paramref name="held"/> is that
+        /// call's claim, lent for the duration of this method: use it, do not dispose it (the call ends it).
+        /// </summary>
+        internal abstract void OnLeaving(SocketLease held);
 
         /// <summary>The thread ending a call has released the guard, with a full fence.</summary>
         internal abstract void OnLeft();

@@ -28,6 +28,21 @@ namespace NetZeroMQ
         /// <summary><c>ZMQ_EVENTS</c>: what the socket can do right now (reading it also processes libzmq's pending commands).</summary>
         internal PollEvents Events => _socket!.EventsWhileLeased;
 
+        /// <summary><c>ZMQ_FD</c>: the descriptor that becomes readable when <see cref="Events"/> may have changed (edge-like: a
+        /// call on the socket can consume its notification, so re-read <see cref="Events"/> before waiting on it).</summary>
+        internal nint Fd => _socket!.FdWhileLeased;
+
+        /// <summary>
+        /// One non-blocking attempt to send a multipart message that the caller already validated, with the core's multipart
+        /// send (all frames under this claim, the message cleared on success, the socket marked broken if it fails after the
+        /// first frame). False: would block, nothing was sent.
+        /// </summary>
+        internal bool TrySendMultipart(MultipartMessage message) => _socket!.SendMultipartUnguarded(message, dontWait: true);
+
+        /// <summary>One non-blocking attempt to receive a whole multipart message, with the core's multipart receive. False:
+        /// none was waiting.</summary>
+        internal bool TryRecvMultipart(MultipartMessage message) => _socket!.RecvMultipartUnguarded(message, dontWait: true);
+
         /// <summary>The machinery attached to the socket, or null.</summary>
         internal SocketAttachment? Attachment => _socket!.AttachmentWhileLeased;
 
