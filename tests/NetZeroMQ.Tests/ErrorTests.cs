@@ -410,6 +410,32 @@ namespace NetZeroMQ.Tests
             Assert.Throws<ObjectDisposedException>(() => socket.Bind("inproc://x"));
         }
 
+        [Fact]
+        public void ZmqException_StandardConstructors_KeepMessageAndCause()
+        {
+            var cause = new TimeoutException("the cause");
+
+            var empty = new ZmqException();
+            var withMessage = new ZmqException("a message");
+            var withCause = new ZmqException("a message", cause);
+            var rich = new ZmqException(ZmqError.ContextTerminated, Hausnumero + 53, "rich", "inproc://x", "Linger", cause);
+
+            Assert.False(string.IsNullOrEmpty(empty.Message));
+            Assert.Equal(ZmqError.Unknown, empty.Error);
+            Assert.Null(empty.InnerException);
+            Assert.Equal("a message", withMessage.Message);
+            Assert.Equal(ZmqError.Unknown, withMessage.Error);
+            Assert.Equal(0, withMessage.NativeErrorNumber);
+            Assert.Null(withMessage.InnerException);
+            Assert.Equal("a message", withCause.Message);
+            Assert.Same(cause, withCause.InnerException);
+            Assert.Same(cause, rich.InnerException);
+            Assert.Equal(ZmqError.ContextTerminated, rich.Error);
+            Assert.Equal(Hausnumero + 53, rich.NativeErrorNumber);
+            Assert.Equal("inproc://x", rich.Endpoint);
+            Assert.Equal("Linger", rich.Option);
+        }
+
         private static int Errno(int linux, int macOS, int windows) =>
             OperatingSystem.IsWindows() ? windows : OperatingSystem.IsLinux() ? linux : macOS;
     }

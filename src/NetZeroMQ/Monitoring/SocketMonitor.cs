@@ -312,7 +312,7 @@ namespace NetZeroMQ
             }
 
             // libzmq sends both frames of an event together: the second is already here.
-            bool more = _header.More;
+            bool more = _header.HasMore;
             ReadOnlySpan<byte> header = _header.Data;
             if (!more || header.Length != 6)
             {

@@ -12,14 +12,38 @@ namespace NetZeroMQ
     /// </remarks>
     public sealed class ZmqException : Exception
     {
+        /// <summary>Creates an exception with <see cref="ZmqError.Unknown"/> and a default message.</summary>
+        public ZmqException()
+            : this(ZmqError.Unknown, 0, "A libzmq operation failed.")
+        {
+        }
+
+        /// <summary>Creates an exception with <see cref="ZmqError.Unknown"/> and the given message.</summary>
+        /// <param name="message">The complete message.</param>
+        public ZmqException(string message)
+            : this(ZmqError.Unknown, 0, message)
+        {
+        }
+
+        /// <summary>Creates an exception with <see cref="ZmqError.Unknown"/>, the given message and the exception that caused it.</summary>
+        /// <param name="message">The complete message.</param>
+        /// <param name="innerException">The cause.</param>
+        public ZmqException(string message, Exception? innerException)
+            : this(ZmqError.Unknown, 0, message, innerException: innerException)
+        {
+        }
+
         /// <summary>Creates an exception for a libzmq error.</summary>
         /// <param name="error">The portable error code.</param>
         /// <param name="nativeErrorNumber">The platform errno value.</param>
         /// <param name="message">The complete message.</param>
         /// <param name="endpoint">The endpoint involved, if any.</param>
         /// <param name="option">The option involved, if any.</param>
-        public ZmqException(ZmqError error, int nativeErrorNumber, string message, string? endpoint = null, string? option = null)
-            : base(message)
+        /// <param name="innerException">The cause, when this exception re-reports another one with more context (a multipart
+        /// transfer that failed part way); otherwise null.</param>
+        public ZmqException(
+            ZmqError error, int nativeErrorNumber, string message, string? endpoint = null, string? option = null, Exception? innerException = null)
+            : base(message, innerException)
         {
             Error = error;
             NativeErrorNumber = nativeErrorNumber;

@@ -55,7 +55,7 @@ namespace NetZeroMQ.Tests.Multipart
                 Assert.Equal(i, BitConverter.ToInt32(received[i].Data));
             }
 
-            Assert.False(received[9_999].More);
+            Assert.False(received[9_999].HasMore);
         }
 
         [Fact]
@@ -149,6 +149,58 @@ namespace NetZeroMQ.Tests.Multipart
             pull.ReceiveTimeout = TestTimeouts.Absent;
             Assert.False(pull.TryRecvMultipart(new MultipartMessage()));
             Assert.Equal(ZmqError.TryAgain, Assert.Throws<ZmqException>(() => pull.RecvBytes()).Error);
+        }
+
+        [Fact]
+        public void SendMultipart_FailureAfterFirstFrame_KeepsTheCauseAsInnerException()
+        {
+            using Context context = Zmq.NewContext();
+            using Socket pull = Zmq.NewSocket(context, SocketType.Pull);
+            using Socket push = Zmq.NewSocket(context, SocketType.Push);
+            push.Connect(Transports.BindAnywhere(pull, "inproc"));
+            ZmqException injected = ZmqThrow.Create(ErrorMap.ETERM, "injected");
+
+            Socket.t_multipartFaultForTests = i => i == 1 ? injected : null;
+            ZmqException broken;
+            try
+            {
+                broken = Assert.Throws<ZmqException>(() => push.SendMultipart("f0", "f1", "f2"));
+            }
+            finally
+            {
+                Socket.t_multipartFaultForTests = null;
+            }
+
+            Assert.Contains("after 1 of 3 frames", broken.Message);
+            Assert.Same(injected, broken.InnerException);
+            Assert.Equal(injected.Error, broken.Error);
+        }
+
+        [Fact]
+        public void RecvMultipart_ContextShutDownPartWay_KeepsFramesAndTheCauseAsInnerException()
+        {
+            using Context context = Zmq.NewContext();
+            using Socket pull = Zmq.NewSocket(context, SocketType.Pull);
+            using Socket push = Zmq.NewSocket(context, SocketType.Push);
+            push.Connect(Transports.BindAnywhere(pull, "inproc"));
+            string[] frames = Enumerable.Range(0, 150).Select(i => "f" + i).ToArray();
+            push.Send("ready");
+            push.SendMultipart(frames);
+            Assert.Equal("ready", pull.RecvString());
+
+            // libzmq delivers the whole message at once, so only a shutdown can stop it part way: the stop command waits in
+            // the socket's mailbox, and libzmq 4.3 reads its mailbox every 100th receive (inbound_poll_rate), which then fails
+            // with ETERM. The first frames are received before that.
+            context.Shutdown();
+            using var message = new MultipartMessage();
+            ZmqException e = Assert.Throws<ZmqException>(() => pull.RecvMultipart(message));
+
+            Assert.Equal(ZmqError.ContextTerminated, e.Error);
+            Assert.InRange(message.Count, 1, 149);
+            Assert.Contains("failed after " + message.Count + " frames", e.Message);
+            ZmqException cause = Assert.IsType<ZmqException>(e.InnerException);
+            Assert.Equal(ZmqError.ContextTerminated, cause.Error);
+            Assert.DoesNotContain("multipart", cause.Message);
         }
 
         [Fact]

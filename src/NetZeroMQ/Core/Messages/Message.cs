@@ -94,7 +94,7 @@ namespace NetZeroMQ
 
         /// <summary>Whether more frames of the same multipart message follow this one (<c>zmq_msg_more</c>).</summary>
         /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
-        public bool More
+        public bool HasMore
         {
             get
             {

@@ -198,7 +198,8 @@ namespace NetZeroMQ
                         "A multipart receive failed after " + received + " frames (" + e.Message + "); those frames were kept, " +
                         "the rest of the message is still queued in the socket.",
                         e.Endpoint,
-                        e.Option);
+                        e.Option,
+                        innerException: e);
                 }
                 finally
                 {

@@ -272,7 +272,7 @@ namespace NetZeroMQ
                 "further send: dispose it and create a new one (receiving still works).";
             Volatile.Write(ref _brokenMultipartSend, text);
             return cause is ZmqException z
-                ? new ZmqException(z.Error, z.NativeErrorNumber, text, z.Endpoint, z.Option)
+                ? new ZmqException(z.Error, z.NativeErrorNumber, text, z.Endpoint, z.Option, innerException: z)
                 : new InvalidOperationException(text, cause);
         }
 

@@ -13,18 +13,12 @@ namespace NetZeroMQ
         private const int LargeOptionBuffer = 64 * 1024;
 
         /// <summary>
-        /// Reads a socket option (<c>zmq_getsockopt</c>) with the type its key declares.
-        /// See <see href="http://api.zeromq.org/4-3:zmq-getsockopt">zmq_getsockopt</see>.
+        /// Reads an option with the type its key declares: the one implementation behind the typed <c>GetOption</c> overloads
+        /// (<see cref="GetOption(SocketOption{int})"/> and the others), which let only the value types below reach it.
         /// </summary>
-        /// <typeparam name="T">The option's value type.</typeparam>
-        /// <param name="option">A key from <see cref="SocketOptions"/>, or one made for an option this binding does not list.</param>
-        /// <returns>The value.</returns>
-        /// <exception cref="InvalidOperationException">The option is write-only.</exception>
-        /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
-        /// <exception cref="ZmqException">libzmq rejected it (<see cref="ZmqError.InvalidArgument"/>); the option is named.</exception>
-        public T GetOption<T>(SocketOption<T> option)
+        private T GetOptionCore<T>(SocketOption<T> option)
         {
-            ThrowIfNot(option.Access, OptionAccess.Read, option.Name, "write-only");
+            ThrowIfNot(option, OptionAccess.Read, "write-only");
             Enter();
             try
             {
@@ -71,24 +65,12 @@ namespace NetZeroMQ
         }
 
         /// <summary>
-        /// Sets a socket option (<c>zmq_setsockopt</c>) with the type its key declares. Strings are sent as UTF-8.
-        /// See <see href="http://api.zeromq.org/4-3:zmq-setsockopt">zmq_setsockopt</see>.
+        /// Sets an option with the type its key declares: the one implementation behind the typed <c>SetOption</c> overloads
+        /// (<see cref="SetOption(SocketOption{int}, int)"/> and the others), which let only the value types below reach it.
         /// </summary>
-        /// <typeparam name="T">The option's value type.</typeparam>
-        /// <param name="option">A key from <see cref="SocketOptions"/>, or one made for an option this binding does not list.</param>
-        /// <param name="value">The value.</param>
-        /// <exception cref="ArgumentNullException">A string or byte[] value is null.</exception>
-        /// <exception cref="ArgumentException">The value breaks a rule libzmq would reject or misread: a routing id that is
-        /// empty, longer than 255 bytes or starts with a zero byte, a CURVE key that is not 32 bytes, a string with a NUL.</exception>
-        /// <exception cref="ArgumentOutOfRangeException">A <see cref="TimeSpan"/> that is negative (other than infinite) or too large;
-        /// or a value libzmq 4.3 would accept but then abort on, misread or not give back: outside the range documented on the
-        /// option's key in <see cref="SocketOptions"/>. The message names the option and the allowed values.</exception>
-        /// <exception cref="InvalidOperationException">The option is read-only.</exception>
-        /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
-        /// <exception cref="ZmqException">libzmq rejected it (<see cref="ZmqError.InvalidArgument"/>); the option is named.</exception>
-        public void SetOption<T>(SocketOption<T> option, T value)
+        private void SetOptionCore<T>(SocketOption<T> option, T value)
         {
-            ThrowIfNot(option.Access, OptionAccess.Write, option.Name, "read-only");
+            ThrowIfNot(option, OptionAccess.Write, "read-only");
             if (typeof(T) == typeof(int))
             {
                 int v = (int)(object)value!;
@@ -131,10 +113,11 @@ namespace NetZeroMQ
         /// <summary>Sets a binary option from a span, without allocating (for example <see cref="SocketOptions.Subscribe"/>).</summary>
         /// <param name="option">A binary option key.</param>
         /// <param name="value">The bytes.</param>
-        /// <exception cref="ArgumentException">The value breaks a rule of the option (see <see cref="SetOption{T}(SocketOption{T}, T)"/>).</exception>
+        /// <exception cref="ArgumentNullException"><paramref name="option"/> is null.</exception>
+        /// <exception cref="ArgumentException">The value breaks a rule of the option (see <see cref="SetOption(SocketOption{byte[]}, byte[])"/>).</exception>
         public void SetOption(SocketOption<byte[]> option, ReadOnlySpan<byte> value)
         {
-            ThrowIfNot(option.Access, OptionAccess.Write, option.Name, "read-only");
+            ThrowIfNot(option, OptionAccess.Write, "read-only");
             SetBytes(option.Id, option.Name, value, option.FixedLength);
         }
 
@@ -407,6 +390,16 @@ namespace NetZeroMQ
             {
                 Exit();
             }
+        }
+
+        private void ThrowIfNot<T>(SocketOption<T> option, OptionAccess needed, string what)
+        {
+            if (option is null)
+            {
+                throw new ArgumentNullException(nameof(option));
+            }
+
+            ThrowIfNot(option.Access, needed, option.Name, what);
         }
 
         private void ThrowIfNot(OptionAccess access, OptionAccess needed, string name, string what)

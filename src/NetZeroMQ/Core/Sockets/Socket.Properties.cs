@@ -64,9 +64,9 @@ namespace NetZeroMQ
         /// holds the port that was chosen (<see cref="SocketOptions.LastEndpoint"/>).</summary>
         public string LastEndpoint => GetOption(SocketOptions.LastEndpoint);
 
-        /// <summary>Whether more frames of the message being received follow (<see cref="SocketOptions.ReceiveMore"/>). After
-        /// receiving into a <see cref="Message"/>, <see cref="Message.More"/> says the same without asking the socket.</summary>
-        public bool HasMore => GetOption(SocketOptions.ReceiveMore);
+        /// <summary>Whether more frames of the message being received follow (<see cref="SocketOptions.HasMore"/>). After
+        /// receiving into a <see cref="Message"/>, <see cref="Message.HasMore"/> says the same without asking the socket.</summary>
+        public bool HasMore => GetOption(SocketOptions.HasMore);
 
         /// <summary>Whether a message can be received or sent now without blocking (<see cref="SocketOptions.Events"/>).</summary>
         public PollEvents Events => (PollEvents)GetOption(SocketOptions.Events);

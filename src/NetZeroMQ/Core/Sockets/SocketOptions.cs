@@ -4,8 +4,8 @@ using System.Collections.Generic;
 namespace NetZeroMQ
 {
     /// <summary>
-    /// Every socket option of libzmq 4.3 as a typed key, for <see cref="Socket.GetOption{T}(SocketOption{T})"/> and
-    /// <see cref="Socket.SetOption{T}(SocketOption{T}, T)"/>. Types and read/write access follow libzmq's source
+    /// Every socket option of libzmq 4.3 as a typed key, for the <c>GetOption</c> and <c>SetOption</c> overloads of
+    /// <see cref="Socket"/>: the key's value type picks the overload. Types and read/write access follow libzmq's source
     /// (<c>options.cpp</c>), which is stricter than its man pages about sizes. Options marked draft exist in libzmq's draft API;
     /// whether the loaded library accepts them is libzmq's answer (an <see cref="ZmqError.InvalidArgument"/> if not).
     /// See <see href="http://api.zeromq.org/4-3:zmq-setsockopt">zmq_setsockopt</see>.
@@ -68,7 +68,7 @@ namespace NetZeroMQ
         public static readonly SocketOption<int> ReceiveBufferSize = Define<int>(12, nameof(ReceiveBufferSize), RW);
 
         /// <summary>Whether more frames of the current message follow (ZMQ_RCVMORE).</summary>
-        public static readonly SocketOption<bool> ReceiveMore = Define<bool>(13, nameof(ReceiveMore), R);
+        public static readonly SocketOption<bool> HasMore = Define<bool>(13, nameof(HasMore), R);
 
         /// <summary>Readiness: a combination of <see cref="PollEvents"/> values (ZMQ_EVENTS).</summary>
         public static readonly SocketOption<int> Events = Define<int>(15, nameof(Events), R);
