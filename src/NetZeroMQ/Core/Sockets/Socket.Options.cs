@@ -124,7 +124,7 @@ namespace NetZeroMQ
         /// <summary>
         /// The escape hatch: sets any option number with raw bytes. For options listed in <see cref="SocketOptions"/> the size is
         /// checked first (4 bytes for int/bool/time options, 8 for 64-bit ones, 32 or 40 for CURVE keys), then the value against
-        /// the same limits as <see cref="SetOption{T}(SocketOption{T}, T)"/>; unknown numbers go to libzmq unchecked.
+        /// the same limits as the typed overloads such as <see cref="SetOption(SocketOption{int}, int)"/>; unknown numbers go to libzmq unchecked.
         /// </summary>
         /// <param name="option">libzmq's option number.</param>
         /// <param name="value">The value's bytes in native layout.</param>
