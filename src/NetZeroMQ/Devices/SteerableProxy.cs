@@ -229,10 +229,11 @@ namespace NetZeroMQ
 
         private ulong Counter(int index)
         {
-            ReadOnlySpan<byte> frame = _reply[index].Data;
-            if (frame.Length != sizeof(ulong))
+            Span<byte> frame = stackalloc byte[sizeof(ulong)];
+            int size = _reply[index].CopyTo(frame);
+            if (size != sizeof(ulong))
             {
-                throw new InvalidOperationException("Statistics frame " + index + " has " + frame.Length + " bytes instead of 8.");
+                throw new InvalidOperationException("Statistics frame " + index + " has " + size + " bytes instead of 8.");
             }
 
             return System.Runtime.InteropServices.MemoryMarshal.Read<ulong>(frame);

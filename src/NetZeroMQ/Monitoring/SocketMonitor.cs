@@ -275,12 +275,14 @@ namespace NetZeroMQ
                 return false;
             }
 
-            // libzmq sends both frames of an event together: the second is already here.
+            // libzmq sends both frames of an event together: the second is already here. The header is copied out under the
+            // message's guard: a Dispose on another thread may release _header as soon as the copy is done.
             bool more = _header.More;
-            ReadOnlySpan<byte> header = _header.Data;
-            if (!more || header.Length != 6)
+            Span<byte> header = stackalloc byte[6];
+            int size = _header.CopyTo(header);
+            if (!more || size != header.Length)
             {
-                throw new InvalidOperationException("Malformed monitor event (" + header.Length + " bytes): not libzmq's v1 monitor protocol.");
+                throw new InvalidOperationException("Malformed monitor event (" + size + " bytes): not libzmq's v1 monitor protocol.");
             }
 
             var kind = (MonitorEventKind)MemoryMarshal.Read<ushort>(header);

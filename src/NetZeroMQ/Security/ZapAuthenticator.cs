@@ -339,7 +339,7 @@ namespace NetZeroMQ
                 request?.ClearSecrets();
                 if (frames.Count >= 8)
                 {
-                    frames[7].Data.Clear(); // the PLAIN password, in libzmq's buffer
+                    frames[7].ClearContent(); // the PLAIN password, in libzmq's buffer
                 }
             }
 
@@ -358,7 +358,7 @@ namespace NetZeroMQ
         private static ZapRequest? Parse(MultipartMessage frames, out ZapDecision failure)
         {
             failure = ZapDecision.Deny("Malformed request");
-            if (frames.Count < 6 || !frames[0].Data.SequenceEqual(s_version))
+            if (frames.Count < 6 || !frames[0].ContentEquals(s_version))
             {
                 return null;
             }
@@ -376,7 +376,9 @@ namespace NetZeroMQ
                     return new ZapRequest(domain, address, identity, mechanism, frames[6].GetString(), frames[7].ToArray(), null);
 
                 case "CURVE" when frames.Count == 7 && frames[6].Size == CurveKey.Size:
-                    return new ZapRequest(domain, address, identity, mechanism, null, null, CurveKey.FromBytes(frames[6].Data));
+                    Span<byte> key = stackalloc byte[CurveKey.Size];
+                    frames[6].CopyTo(key);
+                    return new ZapRequest(domain, address, identity, mechanism, null, null, CurveKey.FromBytes(key));
 
                 case "NULL":
                 case "PLAIN":
