@@ -131,8 +131,8 @@ namespace NetZeroMQ
         /// <summary>Whether <see cref="Dispose"/> has been called.</summary>
         public bool IsDisposed => Volatile.Read(ref _disposed) != 0;
 
-        /// <summary>Whether the handler thread is answering requests (false once disposed, after the context was disposed, or
-        /// after an unexpected failure, see <see cref="Fault"/>).</summary>
+        /// <summary>Whether the handler thread is answering requests (false once disposed, after the context was shut down or
+        /// disposed, or after an unexpected failure, see <see cref="Fault"/>).</summary>
         public bool IsRunning => _thread.IsAlive && !IsDisposed && !_socket.IsDisposed;
 
 
@@ -145,6 +145,7 @@ namespace NetZeroMQ
         /// <param name="domain">The ZAP domain, as set on the server sockets.</param>
         /// <returns>The domain's policy.</returns>
         /// <exception cref="ArgumentNullException"><paramref name="domain"/> is null.</exception>
+        /// <exception cref="ObjectDisposedException">The authenticator was disposed.</exception>
         public ZapPolicy ForDomain(string domain)
         {
             if (domain is null)
@@ -154,6 +155,11 @@ namespace NetZeroMQ
 
             lock (_sync)
             {
+                if (IsDisposed)
+                {
+                    ZmqThrow.Disposed(this);
+                }
+
                 if (!_domains.TryGetValue(domain, out ZapPolicy? policy))
                 {
                     policy = new ZapPolicy(_sync, domain);
