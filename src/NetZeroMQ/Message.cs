@@ -114,7 +114,10 @@ namespace NetZeroMQ
             }
         }
 
-        /// <summary>Whether the content is shared with another message, after <see cref="CopyFrom"/> (<c>ZMQ_SHARED</c>).</summary>
+        /// <summary>
+        /// Whether the content is a block shared with another message (<c>ZMQ_SHARED</c>): after <see cref="CopyFrom"/> of more
+        /// than 33 bytes. Smaller content lives inside each message and is never shared.
+        /// </summary>
         /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
         public bool IsShared
         {
@@ -136,8 +139,10 @@ namespace NetZeroMQ
         public bool IsDisposed => _guard.IsDisposeRequested;
 
         /// <summary>
-        /// Makes this message share <paramref name="source"/>'s content (<c>zmq_msg_copy</c>): no bytes are copied, libzmq counts
-        /// references. Neither message may be modified afterwards. This message's previous content is released.
+        /// Makes this message hold <paramref name="source"/>'s content (<c>zmq_msg_copy</c>). Content of more than 33 bytes is
+        /// shared, not copied (libzmq counts references, <see cref="IsShared"/> turns true), so neither message may be modified
+        /// through <see cref="Data"/> afterwards; smaller content lives inside the message and is copied. This message's
+        /// previous content is released.
         /// </summary>
         /// <param name="source">The message to share content with.</param>
         /// <exception cref="ArgumentNullException"><paramref name="source"/> is null.</exception>
