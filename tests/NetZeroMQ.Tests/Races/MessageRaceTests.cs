@@ -10,7 +10,10 @@ namespace NetZeroMQ.Tests.Races
     /// <see cref="ObjectDisposedException"/>), as the README promises, and every read must be one whole payload: no member may
     /// copy into or out of native memory after letting go of the message's guard, where the other thread can free it. Each
     /// pair runs in a child process (<see cref="MessageRaceScenarios"/>), because the defect kills the process (SIGSEGV).
+    /// The class runs alone: its children keep both cores busy for about half a minute, which would skew the timing-sensitive
+    /// tests beside them (reaper lag in the churn test, cancellation latency).
     /// </summary>
+    [Collection(IsolatedCollection.Name)]
     public class MessageRaceTests
     {
         private const int DurationMs = 1000;
