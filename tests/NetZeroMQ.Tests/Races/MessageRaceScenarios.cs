@@ -268,7 +268,8 @@ namespace NetZeroMQ.Tests.Races
                     Volatile.Write(ref useTicks, clock.ElapsedTicks - began); // not reached by a use that threw
                     return result;
                 },
-                duration);
+                duration,
+                paceA: false);
             current.Dispose();
             return exitCode;
         }
