@@ -202,12 +202,15 @@ namespace NetZeroMQ
             }
         }
 
-        private static void ThrowIfInvalidAsync(SendFlags flags)
+        /// <summary>The async sends' check: their own flag rule, then the same refusal after a broken multipart send as every send.</summary>
+        private void ThrowIfInvalidAsync(SendFlags flags)
         {
             if ((flags & ~SendFlags.SendMore) != 0)
             {
                 throw new ArgumentOutOfRangeException(nameof(flags), flags, "Async sends take None or SendMore; they never block, so DontWait does not apply (use TrySend).");
             }
+
+            ThrowIfInvalid(flags);
         }
     }
 }

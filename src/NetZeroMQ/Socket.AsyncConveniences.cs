@@ -39,7 +39,7 @@ namespace NetZeroMQ
             using var message = new Message();
             await RecvAsync(message, cancellationToken).ConfigureAwait(false);
             PooledBuffer buffer = PooledBuffer.Rent(message.Size);
-            message.Data.CopyTo(buffer.Span);
+            message.CopyTo(buffer.Span);
             return buffer;
         }
 

@@ -28,6 +28,11 @@ namespace NetZeroMQ.Tests
                 return exitCode;
             }
 
+            if (Races.MessageRaceScenarios.TryRun(args[1], args[2..], out exitCode))
+            {
+                return exitCode;
+            }
+
             return args.Length == 2 ? ChildScenarios.Run(args[1]) : 2;
         }
     }

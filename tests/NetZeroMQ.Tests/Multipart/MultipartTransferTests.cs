@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Linq;
+using System.Threading.Tasks;
 using NetZeroMQ.Tests.TestUtilities;
 using Xunit;
 
@@ -143,6 +144,45 @@ namespace NetZeroMQ.Tests.Multipart
             Assert.Throws<InvalidOperationException>(() => push.TrySend(new byte[] { 1 }));
 
             // The half message never completes, so the peer receives nothing at all (in particular no glued message).
+            pull.ReceiveTimeout = TestTimeouts.Absent;
+            Assert.False(pull.TryRecvMultipart(new MultipartMessage()));
+            Assert.Equal(ZmqError.TryAgain, Assert.Throws<ZmqException>(() => pull.RecvBytes()).Error);
+        }
+
+        [Fact(Timeout = TestTimeouts.TestMilliseconds)]
+        public async Task AsyncAndZeroCopySends_AfterBrokenMultipartSend_ThrowInvalidOperationLikeEverySend()
+        {
+            using Context context = Zmq.NewContext();
+            using Socket pull = Zmq.NewSocket(context, SocketType.Pull);
+            using Socket push = Zmq.NewSocket(context, SocketType.Push);
+            push.Connect(Transports.BindAnywhere(pull, "inproc"));
+            Socket.t_multipartFaultForTests = i => i == 1 ? ZmqThrow.Create(ErrorMap.ETERM, "injected") : null;
+            try
+            {
+                Assert.Throws<ZmqException>(() => push.SendMultipart("f0", "f1", "f2"));
+            }
+            finally
+            {
+                Socket.t_multipartFaultForTests = null;
+            }
+
+            Assert.True(push.IsMultipartSendBroken);
+            await Assert.ThrowsAsync<InvalidOperationException>(async () => await push.SendAsync(new byte[] { 1 }));
+            await Assert.ThrowsAsync<InvalidOperationException>(async () => await push.SendAsync("glued?"));
+            using (var message = new Message(new byte[] { 2 }))
+            {
+                await Assert.ThrowsAsync<InvalidOperationException>(async () => await push.SendAsync(message));
+                Assert.Equal(1, message.Size); // refused before it was taken
+            }
+
+            using (var frames = new MultipartMessage(new[] { new byte[] { 3 } }))
+            {
+                await Assert.ThrowsAsync<InvalidOperationException>(async () => await push.SendMultipartAsync(frames));
+            }
+
+            Assert.Throws<InvalidOperationException>(() => push.SendZeroCopy(new byte[] { 4 }.AsMemory()));
+
+            // Nothing was glued onto the half message: the peer receives nothing at all.
             pull.ReceiveTimeout = TestTimeouts.Absent;
             Assert.False(pull.TryRecvMultipart(new MultipartMessage()));
             Assert.Equal(ZmqError.TryAgain, Assert.Throws<ZmqException>(() => pull.RecvBytes()).Error);
