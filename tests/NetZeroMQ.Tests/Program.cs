@@ -23,6 +23,11 @@ namespace NetZeroMQ.Tests
                 return exitCode;
             }
 
+            if (args[1] == LibzmqLoadingTests.Scenario)
+            {
+                return LibzmqLoadingTests.Child(args[2..]);
+            }
+
             return args.Length == 2 ? ChildScenarios.Run(args[1]) : 2;
         }
     }
