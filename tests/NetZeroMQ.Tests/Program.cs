@@ -51,6 +51,10 @@ namespace NetZeroMQ.Tests
                         Console.WriteLine("no exception");
                         return 1;
 
+                    case RuntimeTests.ChildScenario:
+                        Console.WriteLine(System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription);
+                        return 0;
+
                     case "load-libzmq":
                         using (new Context())
                         {
