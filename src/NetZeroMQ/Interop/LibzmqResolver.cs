@@ -8,7 +8,8 @@ namespace NetZeroMQ
     /// <summary>
     /// Finds and loads libzmq, in this order: an explicit path (<see cref="Libzmq.LibraryPath"/>, else the environment variable
     /// <c>NETZEROMQ_LIBZMQ</c>); the package's <c>runtimes/&lt;rid&gt;/native</c> folder; the system names. It is registered as the
-    /// import resolver of this assembly, so every <c>[LibraryImport("libzmq")]</c> goes through it.
+    /// import resolver of this assembly, so every <c>[LibraryImport("libzmq")]</c> goes through it. A library that loads but
+    /// does not export <c>zmq_version</c> is not libzmq and is refused; every failure is worded by <see cref="LibzmqLoadFailure"/>.
     /// </summary>
     /// <remarks>
     /// The runtime's default probing looks for <c>libzmq.so</c>, which Debian and Ubuntu only install with the development package;
