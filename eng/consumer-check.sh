@@ -4,7 +4,9 @@
 #   eng/consumer-check.sh            (needs libzmq and the .NET SDK; ./build.sh package installs what is missing, then runs this)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-artifacts="$repo/artifacts"
+# A folder of its own: the other jobs keep their results in artifacts/ too (the soak report, the native benchmark), and
+# a fresh pack must not delete them.
+artifacts="$repo/artifacts/package"
 
 echo "==> packing"
 rm -rf "$artifacts"

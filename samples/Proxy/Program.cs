@@ -30,6 +30,9 @@ producer.Send("one");
 Console.WriteLine($"consumer got \"{consumer.RecvString()}\", capture saw \"{tap.RecvString()}\"");
 
 proxy.Pause();
+// PAUSE is a command the proxy's thread applies when it next reads its control socket; until then it still forwards. The
+// statistics round trip returns after that (commands are handled in order), so "two" cannot slip through before the pause.
+proxy.GetStatistics();
 producer.Send("two");
 consumer.ReceiveTimeout = TimeSpan.FromMilliseconds(300);
 Console.WriteLine(consumer.TryRecvString(out _) ? "unexpected: delivered while paused" : "paused: nothing delivered");

@@ -28,7 +28,7 @@ namespace NetZeroMQ.Tests
 
         private static readonly HashSet<string> s_pollerExempt = new HashSet<string> { "Dispose()" };
 
-        private static readonly HashSet<string> s_contextExempt = new HashSet<string> { "Dispose()", "get_IsDisposed()" };
+        private static readonly HashSet<string> s_contextExempt = new HashSet<string> { "Dispose()", "get_IsDisposed()", "get_IsShutdown()" };
 
         private static readonly Dictionary<string, Action<Socket>> s_socketMembers = new Dictionary<string, Action<Socket>>
         {

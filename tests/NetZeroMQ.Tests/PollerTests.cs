@@ -184,6 +184,24 @@ namespace NetZeroMQ.Tests
         }
 
         [Fact]
+        public void GetReturnedEvents_IndexOfNoSocket_ThrowsArgumentOutOfRangeNamingIndex()
+        {
+            using Context context = Zmq.NewContext();
+            using Socket socket = Zmq.NewSocket(context, SocketType.Pull);
+            using var poller = new Poller();
+            poller.Add(socket, PollEvents.In);
+            poller.Poll(0);
+
+            Assert.Equal(PollEvents.None, poller.GetReturnedEvents(0));
+            foreach (int index in new[] { -1, 1 })
+            {
+                Assert.Equal("index", Assert.Throws<ArgumentOutOfRangeException>(() => poller.GetReturnedEvents(index)).ParamName);
+                Assert.Equal("index", Assert.Throws<ArgumentOutOfRangeException>(() => poller.IsReadable(index)).ParamName);
+                Assert.Equal("index", Assert.Throws<ArgumentOutOfRangeException>(() => poller.IsWritable(index)).ParamName);
+            }
+        }
+
+        [Fact]
         public void Dispose_PolledSocketFromOtherThread_EndsInfinitePollWithObjectDisposedPromptly()
         {
             using Context context = Zmq.NewContext();

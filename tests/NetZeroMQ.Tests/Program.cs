@@ -28,6 +28,16 @@ namespace NetZeroMQ.Tests
                 return exitCode;
             }
 
+            if (Races.MessageRaceScenarios.TryRun(args[1], args[2..], out exitCode))
+            {
+                return exitCode;
+            }
+
+            if (args[1] == LibzmqLoadingTests.Scenario)
+            {
+                return LibzmqLoadingTests.Child(args[2..]);
+            }
+
             return args.Length == 2 ? ChildScenarios.Run(args[1]) : 2;
         }
     }
@@ -50,6 +60,10 @@ namespace NetZeroMQ.Tests
 
                         Console.WriteLine("no exception");
                         return 1;
+
+                    case RuntimeTests.ChildScenario:
+                        Console.WriteLine(System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription);
+                        return 0;
 
                     case "load-libzmq":
                         using (new Context())

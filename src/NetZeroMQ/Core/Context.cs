@@ -16,7 +16,8 @@ namespace NetZeroMQ
     /// terminated, which takes at most the longest linger among its sockets. An infinite wait must be asked for explicitly,
     /// with <c>DefaultLinger = Timeout.InfiniteTimeSpan</c> or a socket's own <see cref="Socket.Linger"/>.</para>
     /// <para>If a socket is in the middle of a call on another thread when the context is disposed, that call ends with an
-    /// exception and the thread closes the socket as it leaves; termination then completes on that thread.</para>
+    /// exception and the thread closes the socket as it leaves; termination then completes on that thread, and
+    /// <see cref="Dispose"/> returns without waiting for it.</para>
     /// <para>A context that is never disposed is terminated by its finalizer on a background thread, never on the finalizer
     /// thread, and abandoned sockets are closed with linger 0.</para>
     /// See <see href="http://api.zeromq.org/4-3:zmq-ctx-new">zmq_ctx_new</see>.
@@ -29,10 +30,13 @@ namespace NetZeroMQ
         private readonly ContextHandle _handle;
         private readonly HashSet<WeakReference<Socket>> _sockets = new HashSet<WeakReference<Socket>>();
         private int _disposed;
+        private int _shutdown;
         private int _defaultLingerMs = (int)StandardLinger.TotalMilliseconds;
 
         /// <summary>Creates a context with libzmq's defaults (one I/O thread, 1023 sockets at most).</summary>
         /// <exception cref="DllNotFoundException">libzmq could not be loaded; the message lists every place tried.</exception>
+        /// <exception cref="NotSupportedException">The loaded libzmq is older than <see cref="Libzmq.MinimumVersion"/>.</exception>
+        /// <exception cref="ZmqException">libzmq could not create the context (for example <see cref="ZmqError.TooManyOpenFiles"/>).</exception>
         public Context()
         {
             Libzmq.EnsureUsable();
@@ -48,6 +52,7 @@ namespace NetZeroMQ
 
         /// <summary>Creates a context with the given number of I/O threads.</summary>
         /// <param name="ioThreads">I/O threads, 0 or more (0 allows only inproc).</param>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="ioThreads"/> is negative.</exception>
         public Context(int ioThreads)
             : this()
         {
@@ -57,6 +62,8 @@ namespace NetZeroMQ
         /// <summary>Creates a context with the given number of I/O threads and maximum number of sockets.</summary>
         /// <param name="ioThreads">I/O threads, 0 or more (0 allows only inproc).</param>
         /// <param name="maxSockets">Maximum number of sockets, 1 up to <see cref="SocketLimit"/>.</param>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="ioThreads"/> or <paramref name="maxSockets"/> is negative.</exception>
+        /// <exception cref="ZmqException"><paramref name="maxSockets"/> is 0 or above <see cref="SocketLimit"/> (<see cref="ZmqError.InvalidArgument"/>).</exception>
         public Context(int ioThreads, int maxSockets)
             : this(ioThreads)
         {
@@ -131,8 +138,17 @@ namespace NetZeroMQ
             set => SetOption(ContextOption.IPv6, value ? 1 : 0);
         }
 
-        /// <summary>Whether <see cref="Dispose"/> or <see cref="Shutdown"/> has been called.</summary>
+        /// <summary>
+        /// Whether <see cref="Dispose"/> has been called. A context that was only shut down (<see cref="Shutdown"/>) is not
+        /// disposed: it still holds its native resources until <see cref="Dispose"/>; see <see cref="IsShutdown"/>.
+        /// </summary>
         public bool IsDisposed => Volatile.Read(ref _disposed) != 0;
+
+        /// <summary>
+        /// Whether <see cref="Shutdown"/> or <see cref="Dispose"/> has been called: blocking calls on the context's sockets then
+        /// end with <see cref="ZmqError.ContextTerminated"/> and no new socket can be created.
+        /// </summary>
+        public bool IsShutdown => Volatile.Read(ref _shutdown) != 0;
 
         internal ContextHandle Handle => _handle;
 
@@ -238,6 +254,7 @@ namespace NetZeroMQ
             try
             {
                 Interop.Zmq.zmq_ctx_shutdown(context);
+                Volatile.Write(ref _shutdown, 1);
             }
             finally
             {
@@ -262,6 +279,7 @@ namespace NetZeroMQ
             try
             {
                 Interop.Zmq.zmq_ctx_shutdown(_handle.DangerousGetHandle());
+                Volatile.Write(ref _shutdown, 1);
             }
             finally
             {

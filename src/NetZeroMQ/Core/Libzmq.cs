@@ -10,8 +10,10 @@ namespace NetZeroMQ
     /// libzmq is found in this order: <see cref="LibraryPath"/> if set, else the environment variable <c>NETZEROMQ_LIBZMQ</c>
     /// (an explicit choice is final: if it does not load, nothing else is tried); then the package's
     /// <c>runtimes/&lt;rid&gt;/native</c> folder and the application folder; then the system names (<c>libzmq.so.5</c>,
-    /// <c>libzmq.so</c>, <c>libzmq.5.dylib</c>, <c>libzmq.dylib</c>, <c>libzmq.dll</c>, <c>libzmq-v*.dll</c>). If nothing loads, the
-    /// first use throws a <see cref="DllNotFoundException"/> that lists every place tried and how to install libzmq.
+    /// <c>libzmq.so</c>, <c>libzmq.5.dylib</c>, <c>libzmq.dylib</c>, <c>libzmq.dll</c>, <c>libzmq-v*.dll</c>). A library that loads
+    /// but does not export <c>zmq_version</c> is not libzmq and is refused. If nothing usable loads, the first use throws a
+    /// <see cref="DllNotFoundException"/> that names each file tried, where its path came from (<see cref="LibraryPath"/>, the
+    /// environment variable, or the system search) and the operating system loader's own reason, with advice for that case.
     /// </remarks>
     public static class Libzmq
     {
@@ -41,7 +43,8 @@ namespace NetZeroMQ
         }
 
         /// <summary>Where libzmq was loaded from (a path or the system name that resolved). Loads it if needed.</summary>
-        /// <exception cref="DllNotFoundException">libzmq could not be loaded; the message lists every place tried.</exception>
+        /// <exception cref="DllNotFoundException">libzmq could not be loaded; the message names each file tried, where its path
+        /// came from and the loader's reason.</exception>
         public static string LoadedFrom
         {
             get
@@ -85,7 +88,7 @@ namespace NetZeroMQ
             if (version < MinimumVersion)
             {
                 throw new NotSupportedException(
-                    "libzmq " + version + " loaded from '" + LibzmqResolver.LoadedPath + "' is too old; NetZeroMQ needs " + MinimumVersion + " or later.");
+                    LibzmqLoadFailure.TooOld(version, LibzmqResolver.LoadedPath!, LibzmqResolver.LoadedSource));
             }
 
             return version;

@@ -137,13 +137,19 @@ namespace NetZeroMQ
         /// <param name="timeout">How long to wait: <see cref="TimeSpan.Zero"/> to check and return,
         /// <see cref="Timeout.InfiniteTimeSpan"/> to wait until something is ready.</param>
         /// <returns>The number of sockets that are ready (0 on timeout).</returns>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeout"/> is negative (other than infinite) or too long.</exception>
         /// <exception cref="ObjectDisposedException">The poller or one of its sockets was disposed, before or during the wait.</exception>
+        /// <exception cref="InvalidOperationException">Another thread is using the poller or one of its sockets.</exception>
         /// <exception cref="ZmqException">libzmq failed, for example <see cref="ZmqError.ContextTerminated"/>.</exception>
         public int Poll(TimeSpan timeout) => Poll(Milliseconds.FromTimeSpan(timeout, nameof(timeout)));
 
         /// <summary>Waits until at least one socket is ready or <paramref name="timeoutMilliseconds"/> pass (-1: no limit).</summary>
         /// <param name="timeoutMilliseconds">Milliseconds to wait; 0 checks and returns; -1 waits without limit.</param>
         /// <returns>The number of sockets that are ready (0 on timeout).</returns>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeoutMilliseconds"/> is below -1.</exception>
+        /// <exception cref="ObjectDisposedException">The poller or one of its sockets was disposed, before or during the wait.</exception>
+        /// <exception cref="InvalidOperationException">Another thread is using the poller or one of its sockets.</exception>
+        /// <exception cref="ZmqException">libzmq failed, for example <see cref="ZmqError.ContextTerminated"/>.</exception>
         public int Poll(int timeoutMilliseconds)
         {
             if (timeoutMilliseconds < -1)
@@ -205,20 +211,32 @@ namespace NetZeroMQ
         /// <summary>What the last poll found for a socket.</summary>
         /// <param name="index">The socket's index.</param>
         /// <returns>The ready events (a subset of those asked for).</returns>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="index"/> is not the index of a registered socket.</exception>
+        /// <exception cref="ObjectDisposedException">The poller was disposed.</exception>
         public PollEvents GetReturnedEvents(int index)
         {
             ThrowIfDisposed();
-            return _returned[index];
+            PollEvents[] returned = _returned;
+            if ((uint)index >= (uint)returned.Length)
+            {
+                ThrowNoSocketAt(index);
+            }
+
+            return returned[index];
         }
 
         /// <summary>Whether the last poll found the socket readable.</summary>
         /// <param name="index">The socket's index.</param>
         /// <returns>True if a receive would not block.</returns>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="index"/> is not the index of a registered socket.</exception>
+        /// <exception cref="ObjectDisposedException">The poller was disposed.</exception>
         public bool IsReadable(int index) => (GetReturnedEvents(index) & PollEvents.In) != 0;
 
         /// <summary>Whether the last poll found the socket writable.</summary>
         /// <param name="index">The socket's index.</param>
         /// <returns>True if a send would not block.</returns>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="index"/> is not the index of a registered socket.</exception>
+        /// <exception cref="ObjectDisposedException">The poller was disposed.</exception>
         public bool IsWritable(int index) => (GetReturnedEvents(index) & PollEvents.Out) != 0;
 
         /// <summary>
@@ -369,6 +387,11 @@ namespace NetZeroMQ
             ThrowIfDisposed();
             return value;
         }
+
+        [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private static void ThrowNoSocketAt(int index) =>
+            throw new ArgumentOutOfRangeException(nameof(index), index, "No socket is registered at this index.");
 
         private static void ThrowIfInvalid(PollEvents events)
         {

@@ -103,6 +103,7 @@ namespace NetZeroMQ
         /// <summary>Waits for the next event without a time limit (until one arrives, the monitor is disposed or the context shuts down).</summary>
         /// <returns>The event.</returns>
         /// <exception cref="ObjectDisposedException">The monitor was disposed, before or during the wait.</exception>
+        /// <exception cref="InvalidOperationException">Another thread is reading this monitor.</exception>
         /// <exception cref="ZmqException">libzmq failed, for example <see cref="ZmqError.ContextTerminated"/>.</exception>
         public MonitorEvent Recv() => Recv(Timeout.InfiniteTimeSpan);
 
@@ -111,6 +112,7 @@ namespace NetZeroMQ
         /// <returns>The event.</returns>
         /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeout"/> is negative (other than infinite).</exception>
         /// <exception cref="ObjectDisposedException">The monitor was disposed, before or during the wait.</exception>
+        /// <exception cref="InvalidOperationException">Another thread is reading this monitor.</exception>
         /// <exception cref="ZmqException"><see cref="ZmqError.TryAgain"/> when the time is up; other libzmq failures.</exception>
         public MonitorEvent Recv(TimeSpan timeout)
         {
@@ -126,6 +128,7 @@ namespace NetZeroMQ
         /// <param name="monitorEvent">The event, or null when false is returned.</param>
         /// <returns>True if an event was read.</returns>
         /// <exception cref="ObjectDisposedException">The monitor was disposed.</exception>
+        /// <exception cref="InvalidOperationException">Another thread is reading this monitor.</exception>
         public bool TryRecv([NotNullWhen(true)] out MonitorEvent? monitorEvent) => TryRecv(TimeSpan.Zero, out monitorEvent);
 
         /// <summary>Waits up to <paramref name="timeout"/> for the next event.</summary>
@@ -311,12 +314,14 @@ namespace NetZeroMQ
                 return false;
             }
 
-            // libzmq sends both frames of an event together: the second is already here.
+            // libzmq sends both frames of an event together: the second is already here. The header is copied out under the
+            // message's guard: a Dispose on another thread may release _header as soon as the copy is done.
             bool more = _header.HasMore;
-            ReadOnlySpan<byte> header = _header.Data;
-            if (!more || header.Length != 6)
+            Span<byte> header = stackalloc byte[6];
+            int size = _header.CopyTo(header);
+            if (!more || size != header.Length)
             {
-                throw new InvalidOperationException("Malformed monitor event (" + header.Length + " bytes): not libzmq's v1 monitor protocol.");
+                throw new InvalidOperationException("Malformed monitor event (" + size + " bytes): not libzmq's v1 monitor protocol.");
             }
 
             var kind = (MonitorEventKind)MemoryMarshal.Read<ushort>(header);

@@ -3,6 +3,7 @@ using System.Buffers;
 using System.Collections.Generic;
 using System.Linq;
 using System.Threading;
+using System.Threading.Tasks;
 using NetZeroMQ.Tests.TestUtilities;
 using Xunit;
 
@@ -151,29 +152,71 @@ namespace NetZeroMQ.Tests.Multipart
             Assert.Equal(ZmqError.TryAgain, Assert.Throws<ZmqException>(() => pull.RecvBytes()).Error);
         }
 
+        [Fact(Timeout = TestTimeouts.TestMilliseconds)]
+        public async Task AsyncAndZeroCopySends_AfterBrokenMultipartSend_ThrowInvalidOperationLikeEverySend()
+        {
+            // The same real failure as above: the sender's context shuts down between two frames; the receiver's stays up.
+            using Context receiverContext = Zmq.NewContext();
+            using Context context = Zmq.NewContext();
+            using Socket pull = Zmq.NewSocket(receiverContext, SocketType.Pull);
+            using Socket push = Zmq.NewSocket(context, SocketType.Push);
+            push.Connect(Transports.BindAnywhere(pull, "tcp"));
+            push.SendMultipart("before");
+            Assert.Equal("before", pull.RecvString());
+            var frames = new List<ReadOnlyMemory<byte>>
+            {
+                "f0"u8.ToArray(),
+                new MultipartFaults.BeforeSendMemory("f1"u8.ToArray(), () => MultipartFaults.ShutDownBeforeNextSend(context)).Memory,
+                "f2"u8.ToArray(),
+            };
+            Assert.Throws<ZmqException>(() => push.SendMultipart(frames));
+
+            Assert.True(push.IsMultipartSendBroken);
+            await Assert.ThrowsAsync<InvalidOperationException>(async () => await push.SendAsync(new byte[] { 1 }));
+            await Assert.ThrowsAsync<InvalidOperationException>(async () => await push.SendAsync("glued?"));
+            using (var message = new Message(new byte[] { 2 }))
+            {
+                await Assert.ThrowsAsync<InvalidOperationException>(async () => await push.SendAsync(message));
+                Assert.Equal(1, message.Size); // refused before it was taken
+            }
+
+            using (var more = new MultipartMessage(new[] { new byte[] { 3 } }))
+            {
+                await Assert.ThrowsAsync<InvalidOperationException>(async () => await push.SendMultipartAsync(more));
+            }
+
+            Assert.Throws<InvalidOperationException>(() => push.SendZeroCopy(new byte[] { 4 }.AsMemory()));
+
+            // Nothing was glued onto the half message: the peer receives nothing at all.
+            pull.ReceiveTimeout = TestTimeouts.Absent;
+            Assert.False(pull.TryRecvMultipart(new MultipartMessage()));
+            Assert.Equal(ZmqError.TryAgain, Assert.Throws<ZmqException>(() => pull.RecvBytes()).Error);
+        }
+
         [Fact]
         public void SendMultipart_FailureAfterFirstFrame_KeepsTheCauseAsInnerException()
         {
+            // A real failure between frames 1 and 2 (the sender's context shuts down), as in the test above.
+            using Context receiverContext = Zmq.NewContext();
             using Context context = Zmq.NewContext();
-            using Socket pull = Zmq.NewSocket(context, SocketType.Pull);
+            using Socket pull = Zmq.NewSocket(receiverContext, SocketType.Pull);
             using Socket push = Zmq.NewSocket(context, SocketType.Push);
-            push.Connect(Transports.BindAnywhere(pull, "inproc"));
-            ZmqException injected = ZmqThrow.Create(ErrorMap.ETERM, "injected");
+            push.Connect(Transports.BindAnywhere(pull, "tcp"));
+            push.SendMultipart("before");
+            Assert.Equal("before", pull.RecvString());
+            var frames = new List<ReadOnlyMemory<byte>>
+            {
+                "f0"u8.ToArray(),
+                new MultipartFaults.BeforeSendMemory("f1"u8.ToArray(), () => MultipartFaults.ShutDownBeforeNextSend(context)).Memory,
+                "f2"u8.ToArray(),
+            };
 
-            Socket.t_multipartFaultForTests = i => i == 1 ? injected : null;
-            ZmqException broken;
-            try
-            {
-                broken = Assert.Throws<ZmqException>(() => push.SendMultipart("f0", "f1", "f2"));
-            }
-            finally
-            {
-                Socket.t_multipartFaultForTests = null;
-            }
+            ZmqException broken = Assert.Throws<ZmqException>(() => push.SendMultipart(frames));
 
             Assert.Contains("after 1 of 3 frames", broken.Message);
-            Assert.Same(injected, broken.InnerException);
-            Assert.Equal(injected.Error, broken.Error);
+            ZmqException cause = Assert.IsType<ZmqException>(broken.InnerException);
+            Assert.Equal(ZmqError.ContextTerminated, cause.Error);
+            Assert.Equal(cause.Error, broken.Error);
         }
 
         [Fact]

@@ -16,7 +16,11 @@ namespace NetZeroMQ
     /// <para><b>Threading.</b> Use a message from one thread at a time; concurrent use throws
     /// <see cref="InvalidOperationException"/>. <see cref="Dispose"/> may be called from any thread.</para>
     /// <para><b>Spans.</b> <see cref="Data"/> points into native memory owned by this message: it is valid until the message is
-    /// received into, sent, rebuilt, moved from or disposed. Do not keep it past that.</para>
+    /// received into, sent, rebuilt, copied or moved onto (<see cref="CopyFrom"/>, <see cref="MoveFrom"/>), moved from, or
+    /// disposed. Do not keep it past that, and do not hand it to another thread that might outlive it. Every other member
+    /// (<see cref="ToArray"/>, <see cref="GetString"/>, <see cref="Rebuild(ReadOnlySpan{byte})"/>, ...) finishes its copy
+    /// while it holds the message, so a concurrent call on another thread gets <see cref="InvalidOperationException"/> and a
+    /// concurrent <see cref="Dispose"/> waits for the copy to end.</para>
     /// </remarks>
     public sealed unsafe partial class Message : IDisposable
     {
@@ -110,7 +114,10 @@ namespace NetZeroMQ
             }
         }
 
-        /// <summary>Whether the content is shared with another message, after <see cref="CopyFrom"/> (<c>ZMQ_SHARED</c>).</summary>
+        /// <summary>
+        /// Whether the content is a block shared with another message (<c>ZMQ_SHARED</c>): after <see cref="CopyFrom"/> of more
+        /// than 33 bytes. Smaller content lives inside each message and is never shared.
+        /// </summary>
         /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
         public bool IsShared
         {
@@ -132,8 +139,10 @@ namespace NetZeroMQ
         public bool IsDisposed => _guard.IsDisposeRequested;
 
         /// <summary>
-        /// Makes this message share <paramref name="source"/>'s content (<c>zmq_msg_copy</c>): no bytes are copied, libzmq counts
-        /// references. Neither message may be modified afterwards. This message's previous content is released.
+        /// Makes this message hold <paramref name="source"/>'s content (<c>zmq_msg_copy</c>). Content of more than 33 bytes is
+        /// shared, not copied (libzmq counts references, <see cref="IsShared"/> turns true), so neither message may be modified
+        /// through <see cref="Data"/> afterwards; smaller content lives inside the message and is copied. This message's
+        /// previous content is released.
         /// </summary>
         /// <param name="source">The message to share content with.</param>
         /// <exception cref="ArgumentNullException"><paramref name="source"/> is null.</exception>
@@ -150,10 +159,16 @@ namespace NetZeroMQ
         public void MoveFrom(Message source) => Transplant(source, move: true);
 
         /// <summary>Releases the content and makes the message empty again.</summary>
+        /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
+        /// <exception cref="InvalidOperationException">Another thread is using the message.</exception>
         public void Rebuild() => Rebuild(0);
 
         /// <summary>Releases the content and gives the message <paramref name="size"/> fresh bytes to fill.</summary>
         /// <param name="size">Size in bytes, 0 or more.</param>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is negative.</exception>
+        /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
+        /// <exception cref="InvalidOperationException">Another thread is using the message.</exception>
+        /// <exception cref="OutOfMemoryException">libzmq could not allocate the content.</exception>
         public void Rebuild(int size)
         {
             if (size < 0)
@@ -173,21 +188,70 @@ namespace NetZeroMQ
             }
         }
 
-        /// <summary>Releases the content and makes the message a copy of <paramref name="data"/>.</summary>
+        /// <summary>
+        /// Releases the content and makes the message a copy of <paramref name="data"/>. <paramref name="data"/> may be (part
+        /// of) this message's own <see cref="Data"/>.
+        /// </summary>
         /// <param name="data">The bytes to copy.</param>
+        /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
+        /// <exception cref="InvalidOperationException">Another thread is using the message.</exception>
+        /// <exception cref="OutOfMemoryException">libzmq could not allocate the content.</exception>
         public void Rebuild(ReadOnlySpan<byte> data)
         {
-            Rebuild(data.Length);
-            data.CopyTo(new Span<byte>(_data, _size));
+            // One hold of the guard for release, allocation and copy: copying after letting go would let another thread free
+            // the new content under the copy.
+            void* msg = Enter();
+            try
+            {
+                if (_data != null && data.Overlaps(new ReadOnlySpan<byte>(_data, _size)))
+                {
+                    // The bytes are this message's own content, which the release below frees: copy them out first (rare).
+                    data = data.ToArray();
+                }
+
+                CloseUnlessPlainEmpty(msg);
+                InitSizeUnguarded(data.Length);
+                data.CopyTo(new Span<byte>(_data, _size));
+            }
+            finally
+            {
+                Exit();
+            }
         }
 
         /// <summary>Copies the content into a new array.</summary>
         /// <returns>The bytes.</returns>
-        public byte[] ToArray() => Data.ToArray();
+        /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
+        /// <exception cref="InvalidOperationException">Another thread is using the message.</exception>
+        public byte[] ToArray()
+        {
+            Enter();
+            try
+            {
+                return UnguardedData.ToArray();
+            }
+            finally
+            {
+                Exit();
+            }
+        }
 
         /// <summary>Decodes the content as UTF-8 (invalid bytes become U+FFFD).</summary>
         /// <returns>The text.</returns>
-        public string GetString() => Utf8.Decode(Data);
+        /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
+        /// <exception cref="InvalidOperationException">Another thread is using the message.</exception>
+        public string GetString()
+        {
+            Enter();
+            try
+            {
+                return Utf8.Decode(UnguardedData);
+            }
+            finally
+            {
+                Exit();
+            }
+        }
 
         /// <inheritdoc/>
         public override string ToString() => IsDisposed ? "Message(disposed)" : "Message(" + _size + " bytes)";

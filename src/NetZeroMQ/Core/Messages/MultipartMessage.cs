@@ -16,7 +16,12 @@ namespace NetZeroMQ
     /// <para><b>Reuse.</b> <see cref="Clear"/> releases the frames' content but keeps the <see cref="Message"/> objects as spares;
     /// the next receive or <c>Add</c> of bytes reuses them, so a multipart message received into again and again allocates
     /// nothing per frame once it has held its largest message. A successful send leaves it empty in the same way.</para>
-    /// <para><b>Threading.</b> Not thread-safe: use it from one thread at a time, like a <see cref="Socket"/>.</para>
+    /// <para><b>Threading.</b> Not thread-safe: use it, and <see cref="Dispose"/> it, from one thread at a time. Unlike a
+    /// <see cref="Socket"/> or a <see cref="Message"/>, it does not detect concurrent use of its frame list (that would cost
+    /// every multipart send and receive an interlocked instruction): two threads changing it at once can leave the list
+    /// inconsistent or throw whatever <see cref="List{T}"/> throws. They cannot crash the process or read freed memory: each
+    /// frame is a <see cref="Message"/>, whose own guard turns concurrent use of the same frame into
+    /// <see cref="InvalidOperationException"/>.</para>
     /// </remarks>
     public sealed class MultipartMessage : IReadOnlyList<Message>, IDisposable
     {
@@ -54,6 +59,7 @@ namespace NetZeroMQ
         /// <summary>The frame at <paramref name="index"/>; it stays owned by this multipart message.</summary>
         /// <param name="index">0 for the first frame.</param>
         /// <exception cref="ArgumentOutOfRangeException"><paramref name="index"/> is out of range.</exception>
+        /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public Message this[int index]
         {
             get
@@ -67,43 +73,52 @@ namespace NetZeroMQ
         /// <param name="frame">The frame; not disposed, not already part of this multipart message.</param>
         /// <exception cref="ArgumentNullException"><paramref name="frame"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="frame"/> is disposed or already in this multipart message.</exception>
+        /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public void Add(Message frame) => Insert(Count, frame);
 
         /// <summary>Appends a frame holding a copy of <paramref name="data"/> (reusing a spare frame if there is one).</summary>
         /// <param name="data">The bytes; may be empty.</param>
+        /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public void Add(ReadOnlySpan<byte> data) => _frames.Add(Rent(data));
 
         /// <summary>Appends a frame holding a copy of <paramref name="data"/>.</summary>
         /// <param name="data">The bytes; may be empty.</param>
         /// <exception cref="ArgumentNullException"><paramref name="data"/> is null.</exception>
+        /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public void Add(byte[] data) => Add(new ReadOnlySpan<byte>(data ?? throw new ArgumentNullException(nameof(data))));
 
         /// <summary>Appends a frame holding <paramref name="text"/> as UTF-8 (unpaired surrogates become U+FFFD).</summary>
         /// <param name="text">The text; may be empty.</param>
         /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
+        /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public void Add(string text) => Add(Utf8Bytes(text));
 
         /// <summary>Same as <see cref="Add(Message)"/>: appends a frame.</summary>
         /// <param name="frame">The frame, whose ownership passes to this multipart message.</param>
+        /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public void PushBack(Message frame) => Add(frame);
 
         /// <summary>Same as <see cref="Add(ReadOnlySpan{byte})"/>: appends a copy of <paramref name="data"/>.</summary>
         /// <param name="data">The bytes.</param>
+        /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public void PushBack(ReadOnlySpan<byte> data) => Add(data);
 
         /// <summary>Prepends <paramref name="frame"/> (for example a routing id or an empty delimiter), taking ownership of it.</summary>
         /// <param name="frame">The frame.</param>
         /// <exception cref="ArgumentNullException"><paramref name="frame"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="frame"/> is disposed or already in this multipart message.</exception>
+        /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public void PushFront(Message frame) => Insert(0, frame);
 
         /// <summary>Prepends a frame holding a copy of <paramref name="data"/>.</summary>
         /// <param name="data">The bytes; may be empty (an envelope delimiter).</param>
+        /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public void PushFront(ReadOnlySpan<byte> data) => _frames.Insert(0, Rent(data));
 
         /// <summary>Prepends a frame holding <paramref name="text"/> as UTF-8.</summary>
         /// <param name="text">The text.</param>
         /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
+        /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public void PushFront(string text) => PushFront(Utf8Bytes(text));
 
         /// <summary>Inserts <paramref name="frame"/> at <paramref name="index"/>, taking ownership of it.</summary>
@@ -112,6 +127,7 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentNullException"><paramref name="frame"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="frame"/> is disposed or already in this multipart message.</exception>
         /// <exception cref="ArgumentOutOfRangeException"><paramref name="index"/> is out of range.</exception>
+        /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public void Insert(int index, Message frame)
         {
             ThrowIfDisposed();
@@ -141,17 +157,20 @@ namespace NetZeroMQ
         /// <summary>Removes the first frame and hands it to the caller, who must dispose it (<c>pop</c> in cppzmq).</summary>
         /// <returns>The first frame.</returns>
         /// <exception cref="InvalidOperationException">The multipart message is empty.</exception>
+        /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public Message PopFront() => RemoveAt(0);
 
         /// <summary>Removes the last frame and hands it to the caller, who must dispose it.</summary>
         /// <returns>The last frame.</returns>
         /// <exception cref="InvalidOperationException">The multipart message is empty.</exception>
+        /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public Message PopBack() => RemoveAt(_frames.Count - 1);
 
         /// <summary>
         /// Removes every frame, releasing its content, but keeps the <see cref="Message"/> objects to reuse (see the remarks).
         /// Frames that were disposed from outside are dropped.
         /// </summary>
+        /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public void Clear()
         {
             ThrowIfDisposed();
@@ -170,6 +189,7 @@ namespace NetZeroMQ
 
         /// <summary>Copies every frame into a new array of byte arrays.</summary>
         /// <returns>The frames' bytes, in order.</returns>
+        /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public byte[][] ToArrays()
         {
             ThrowIfDisposed();
@@ -184,6 +204,7 @@ namespace NetZeroMQ
 
         /// <summary>Enumerates the frames in order.</summary>
         /// <returns>An enumerator.</returns>
+        /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public List<Message>.Enumerator GetEnumerator()
         {
             ThrowIfDisposed();

@@ -8,8 +8,13 @@ namespace NetZeroMQ
     /// A received frame in an array rented from <see cref="ArrayPool{T}.Shared"/>, exactly as long as the frame. Dispose it to
     /// return the array; the wrapper objects are pooled too, so a receive loop that disposes each buffer allocates nothing.
     /// </summary>
-    /// <remarks>Dispose exactly once and do not touch <see cref="Memory"/> afterwards: as with <see cref="ArrayPool{T}"/> itself,
-    /// the array then belongs to someone else.</remarks>
+    /// <remarks>
+    /// <para>Dispose exactly once and do not touch the buffer afterwards: as with <see cref="ArrayPool{T}"/> itself, the array
+    /// then belongs to someone else, and so does this wrapper once a later receive reuses it (a stale reference would then act
+    /// on that receive's frame, and a second Dispose would return its array).</para>
+    /// <para>The buffer is managed memory: racing threads can read stale bytes but never freed native memory. Use it from
+    /// one thread at a time, or hand it over.</para>
+    /// </remarks>
     public sealed class PooledBuffer : IMemoryOwner<byte>
     {
         private const int MaxPooledWrappers = 64;
@@ -29,6 +34,7 @@ namespace NetZeroMQ
         public Memory<byte> Memory => new Memory<byte>(_array ?? throw new ObjectDisposedException(nameof(PooledBuffer)), 0, _length);
 
         /// <summary>The frame's bytes as a span.</summary>
+        /// <exception cref="ObjectDisposedException">The buffer was disposed.</exception>
         public Span<byte> Span => Memory.Span;
 
         /// <summary>The frame's size in bytes.</summary>

@@ -43,8 +43,9 @@ namespace NetZeroMQ
         public void Send(byte[] data, SendFlags flags = SendFlags.None) => Send(new ReadOnlySpan<byte>(NotNull(data)), flags);
 
         /// <summary>
-        /// Sends one frame holding <paramref name="text"/> as UTF-8 (unpaired surrogates become U+FFFD). Strings up to
-        /// <c>512</c> UTF-8 bytes are encoded on the stack, longer ones in a pooled buffer: no allocation per call.
+        /// Sends one frame holding <paramref name="text"/> as UTF-8 (unpaired surrogates become U+FFFD). Strings of up to 169
+        /// characters (whose UTF-8 form always fits 512 bytes) are encoded on the stack, longer ones in a pooled buffer: no
+        /// allocation per call.
         /// </summary>
         /// <param name="text">The text.</param>
         /// <param name="flags">Send flags.</param>
@@ -276,14 +277,18 @@ namespace NetZeroMQ
 
         private void ThrowIfInvalid(SendFlags flags)
         {
-            if ((flags & ~SendFlags.SendMore) != 0)
-            {
-                throw new ArgumentOutOfRangeException(nameof(flags), flags, "Unknown send flags.");
-            }
-
+            ThrowIfUnknown(flags);
             if (Volatile.Read(ref _brokenMultipartSend) is string broken)
             {
                 ThrowBrokenMultipart(broken);
+            }
+        }
+
+        private static void ThrowIfUnknown(SendFlags flags)
+        {
+            if ((flags & ~SendFlags.SendMore) != 0)
+            {
+                throw new ArgumentOutOfRangeException(nameof(flags), flags, "Unknown send flags.");
             }
         }
     }

@@ -18,6 +18,7 @@ namespace NetZeroMQ
         /// </summary>
         /// <param name="data">The bytes to send.</param>
         /// <param name="flags">Send flags.</param>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="flags"/> has unknown bits.</exception>
         /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
         /// <exception cref="ZmqException">libzmq failed, see <see cref="Send(ReadOnlySpan{byte}, SendFlags)"/>.</exception>
         public void SendZeroCopy(ReadOnlyMemory<byte> data, SendFlags flags = SendFlags.None) =>
@@ -26,7 +27,8 @@ namespace NetZeroMQ
         /// <summary>
         /// Sends the first <paramref name="length"/> bytes of an array rented from <paramref name="pool"/> without copying; the
         /// array goes back to the pool when libzmq lets go (see <see cref="SendZeroCopy(ReadOnlyMemory{byte}, SendFlags)"/>).
-        /// Once the arguments are valid, ownership passes to the call: whether it succeeds or throws, do not use or return the array yourself.
+        /// Once the arguments (<paramref name="flags"/> included) are valid, ownership passes to the call: whether it succeeds or
+        /// throws, do not use or return the array yourself. An argument exception leaves the array yours.
         /// </summary>
         /// <param name="rentedArray">The rented array.</param>
         /// <param name="length">How many bytes to send.</param>
@@ -37,7 +39,8 @@ namespace NetZeroMQ
 
         /// <summary>
         /// Sends the first <paramref name="length"/> bytes of an owner's memory without copying; the owner is disposed when libzmq
-        /// lets go. Once the arguments are valid, ownership passes to the call: whether it succeeds or throws, do not dispose the owner yourself.
+        /// lets go. Once the arguments (<paramref name="flags"/> included) are valid, ownership passes to the call: whether it
+        /// succeeds or throws, do not dispose the owner yourself. An argument exception leaves the owner yours.
         /// </summary>
         /// <param name="owner">The memory's owner, for example from <see cref="MemoryPool{T}.Shared"/>.</param>
         /// <param name="length">How many bytes to send.</param>
@@ -47,7 +50,8 @@ namespace NetZeroMQ
 
         /// <summary>
         /// Sends native memory without copying; <paramref name="release"/> runs exactly once when libzmq lets go, on the thread
-        /// described in <see cref="Message(IntPtr, int, Action{IntPtr})"/>. If the send fails, it has run before the exception.
+        /// described in <see cref="Message(IntPtr, int, Action{IntPtr})"/>. If the send fails, it has run before the exception;
+        /// an argument exception (<paramref name="flags"/> included) is thrown before anything is taken, and it does not run.
         /// </summary>
         /// <param name="data">The bytes; valid and unchanged until <paramref name="release"/> runs.</param>
         /// <param name="size">Their size.</param>
@@ -114,6 +118,7 @@ namespace NetZeroMQ
         public bool TrySendZeroCopy(ReadOnlyMemory<byte> data, TimeSpan timeout, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default)
         {
             var source = new MemorySource(data);
+            ThrowIfUnknown(flags);
             return SendZeroCopyCore(source, flags, WithinReleasing(source, timeout, cancellationToken));
         }
 
@@ -129,6 +134,7 @@ namespace NetZeroMQ
         public bool TrySendZeroCopy(byte[] rentedArray, int length, ArrayPool<byte> pool, TimeSpan timeout, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default)
         {
             var source = new PooledArraySource(rentedArray, length, pool);
+            ThrowIfUnknown(flags);
             return SendZeroCopyCore(source, flags, WithinReleasing(source, timeout, cancellationToken));
         }
 
@@ -143,6 +149,7 @@ namespace NetZeroMQ
         public bool TrySendZeroCopy(IMemoryOwner<byte> owner, int length, TimeSpan timeout, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default)
         {
             var source = new OwnerSource(owner, length);
+            ThrowIfUnknown(flags);
             return SendZeroCopyCore(source, flags, WithinReleasing(source, timeout, cancellationToken));
         }
 
@@ -158,6 +165,7 @@ namespace NetZeroMQ
         public bool TrySendZeroCopy(IntPtr data, int size, Action<IntPtr> release, TimeSpan timeout, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default)
         {
             var source = new NativeSource(data, size, release);
+            ThrowIfUnknown(flags);
             return SendZeroCopyCore(source, flags, WithinReleasing(source, timeout, cancellationToken));
         }
 
@@ -180,6 +188,8 @@ namespace NetZeroMQ
         private bool SendZeroCopyCore<TSource>(TSource source, SendFlags flags, TransferWait wait)
             where TSource : struct, IZeroCopySource
         {
+            // An argument, like the source's own (checked when it was made): the caller still owns the buffer when it is wrong.
+            ThrowIfUnknown(flags);
             try
             {
                 ThrowIfInvalid(flags);

@@ -17,7 +17,9 @@ namespace NetZeroMQ
     /// another thread is inside a call on this socket, that call ends promptly with <see cref="ObjectDisposedException"/> (a
     /// receive or poll wakes at once; a send blocked at the high-water mark within 50 ms) and the socket is closed as it
     /// leaves, so no native call ever runs on a freed socket. After <see cref="Dispose"/> every member throws
-    /// <see cref="ObjectDisposedException"/> without calling libzmq.</para>
+    /// <see cref="ObjectDisposedException"/> without calling libzmq, except those that only read managed state:
+    /// <see cref="Dispose"/> itself, <see cref="IsDisposed"/>, <see cref="Type"/>, <see cref="Context"/>,
+    /// <see cref="IsMultipartSendBroken"/> and <see cref="ToString"/>.</para>
     /// <para><b>Waiting.</b> Every send and receive comes in three forms. <c>Send</c>/<c>Recv</c> wait at most
     /// <see cref="SendTimeout"/> / <see cref="ReceiveTimeout"/> (infinite by default) and then throw <see cref="ZmqException"/>
     /// with <see cref="ZmqError.TryAgain"/>. <c>TrySend</c>/<c>TryRecv</c> never block: "would block" is a false result. The
