@@ -226,14 +226,16 @@ namespace NetZeroMQ.Tests
         }
 
         [Fact]
-        public void Send_DontWaitWithoutPeer_ThrowsTryAgainAtOnce()
+        public void TrySend_NoPeer_ReturnsFalseAtOnce()
         {
             using Context context = Zmq.NewContext();
             using Socket socket = Zmq.NewSocket(context, SocketType.Push);
+            var clock = Stopwatch.StartNew();
 
-            ZmqException e = Assert.Throws<ZmqException>(() => socket.Send("nobody", SendFlags.DontWait));
+            Assert.False(socket.TrySend("nobody"));
 
-            Assert.True(e.IsTimeout);
+            // At once: well below the socket's SendTimeout (TestTimeouts.Expected), which a non-blocking call ignores.
+            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(2), "returned after " + clock.Elapsed);
         }
 
         [Fact]
@@ -406,6 +408,32 @@ namespace NetZeroMQ.Tests
 
             Assert.Throws<ArgumentNullException>(() => socket.Bind(null!));
             Assert.Throws<ObjectDisposedException>(() => socket.Bind("inproc://x"));
+        }
+
+        [Fact]
+        public void ZmqException_StandardConstructors_KeepMessageAndCause()
+        {
+            var cause = new TimeoutException("the cause");
+
+            var empty = new ZmqException();
+            var withMessage = new ZmqException("a message");
+            var withCause = new ZmqException("a message", cause);
+            var rich = new ZmqException(ZmqError.ContextTerminated, Hausnumero + 53, "rich", "inproc://x", "Linger", cause);
+
+            Assert.False(string.IsNullOrEmpty(empty.Message));
+            Assert.Equal(ZmqError.Unknown, empty.Error);
+            Assert.Null(empty.InnerException);
+            Assert.Equal("a message", withMessage.Message);
+            Assert.Equal(ZmqError.Unknown, withMessage.Error);
+            Assert.Equal(0, withMessage.NativeErrorNumber);
+            Assert.Null(withMessage.InnerException);
+            Assert.Equal("a message", withCause.Message);
+            Assert.Same(cause, withCause.InnerException);
+            Assert.Same(cause, rich.InnerException);
+            Assert.Equal(ZmqError.ContextTerminated, rich.Error);
+            Assert.Equal(Hausnumero + 53, rich.NativeErrorNumber);
+            Assert.Equal("inproc://x", rich.Endpoint);
+            Assert.Equal("Linger", rich.Option);
         }
 
         private static int Errno(int linux, int macOS, int windows) =>

@@ -17,22 +17,6 @@ namespace NetZeroMQ
             /// <summary>sizeof(cpu_set_t) in glibc: 1024 CPUs.</summary>
             internal const int CpuSetBytes = 128;
 
-#if NET
-            [LibraryImport(Libraries.Libc)]
-            internal static partial nuint pthread_self();
-
-            [LibraryImport(Libraries.Libc)]
-            internal static partial int pthread_getschedparam(nuint thread, int* policy, int* param);
-
-            [LibraryImport(Libraries.Libc)]
-            internal static partial int pthread_setschedparam(nuint thread, int policy, int* param);
-
-            [LibraryImport(Libraries.Libc)]
-            internal static partial int pthread_setaffinity_np(nuint thread, nuint cpusetsize, byte* cpuset);
-
-            [LibraryImport(Libraries.Libc, SetLastError = true)]
-            internal static partial int nice(int inc);
-#else
             [DllImport(Libraries.Libc, ExactSpelling = true)]
             internal static extern nuint pthread_self();
 
@@ -45,6 +29,11 @@ namespace NetZeroMQ
             [DllImport(Libraries.Libc, ExactSpelling = true)]
             internal static extern int pthread_setaffinity_np(nuint thread, nuint cpusetsize, byte* cpuset);
 
+            // errno is needed here, and only the generated import reads it where runtime marshalling is disabled (net8.0).
+#if NET
+            [LibraryImport(Libraries.Libc, SetLastError = true)]
+            internal static partial int nice(int inc);
+#else
             [DllImport(Libraries.Libc, ExactSpelling = true, SetLastError = true)]
             internal static extern int nice(int inc);
 #endif

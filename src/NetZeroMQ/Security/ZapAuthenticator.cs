@@ -241,7 +241,7 @@ namespace NetZeroMQ
         /// </summary>
         private static void BindHandler(Socket socket)
         {
-            var clock = System.Diagnostics.Stopwatch.StartNew();
+            Deadline rebind = Deadline.After(RebindWait);
             while (true)
             {
                 try
@@ -251,7 +251,7 @@ namespace NetZeroMQ
                 }
                 catch (ZmqException e) when (e.Error == ZmqError.AddressInUse)
                 {
-                    if (clock.Elapsed >= RebindWait)
+                    if (rebind.IsExpired)
                     {
                         throw AlreadyHandled(e);
                     }

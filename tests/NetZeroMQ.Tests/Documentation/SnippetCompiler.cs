@@ -28,11 +28,15 @@ namespace NetZeroMQ.Tests.Documentation
         public static IReadOnlyList<(int Line, string Message)> Compile(string code) => Compile(code, out _);
 
         /// <summary>As <see cref="Compile(string)"/>, and the assembly's image when there are no errors.</summary>
-        public static IReadOnlyList<(int Line, string Message)> Compile(string code, out byte[]? image)
+        public static IReadOnlyList<(int Line, string Message)> Compile(string code, out byte[]? image) => Compile(code, allowUnsafe: false, out image);
+
+        /// <summary>As <see cref="Compile(string, out byte[])"/>, with unsafe code allowed or not (the samples' projects allow it).</summary>
+        public static IReadOnlyList<(int Line, string Message)> Compile(string code, bool allowUnsafe, out byte[]? image)
         {
             SyntaxTree tree = CSharpSyntaxTree.ParseText(code, s_parseOptions);
             var options = new CSharpCompilationOptions(
                 IsProgram(code) ? OutputKind.ConsoleApplication : OutputKind.DynamicallyLinkedLibrary,
+                allowUnsafe: allowUnsafe,
                 nullableContextOptions: NullableContextOptions.Enable,
                 generalDiagnosticOption: ReportDiagnostic.Error,
                 warningLevel: 9999,

@@ -165,7 +165,7 @@ namespace NetZeroMQ.Tests.OptionLimits
             using Context context = Zmq.NewContext();
             using Socket socket = new Socket(context, SocketType.Dealer);
 
-            ZmqException e = Assert.Throws<ZmqException>(() => socket.GetOption(new SocketOption<string>(9999, "Bogus")));
+            ZmqException e = Assert.Throws<ZmqException>(() => socket.GetOption(SocketOption.String(9999, "Bogus")));
 
             Assert.Equal(ZmqError.InvalidArgument, e.Error);
             Assert.Equal("Bogus", e.Option);

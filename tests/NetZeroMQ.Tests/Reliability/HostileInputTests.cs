@@ -106,8 +106,8 @@ namespace NetZeroMQ.Tests.Reliability
             Raw("raw-negative-option", Inval, -1, 4),
             Raw("raw-routing-id-empty", Arg, SocketOptions.RoutingId.Id, 0),
             Raw("raw-routing-id-256", Arg, SocketOptions.RoutingId.Id, 256),
-            new Case("int-as-long-key", Inval, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.SetOption(new SocketOption<long>(SocketOptions.SendHighWatermark.Id, "hwm as long"), 5L); }),
-            new Case("long-as-int-key", Inval, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.SetOption(new SocketOption<int>(SocketOptions.MaxMessageSize.Id, "maxmsg as int"), 5); }),
+            new Case("int-as-long-key", Inval, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.SetOption(SocketOption.Int64(SocketOptions.SendHighWatermark.Id, "hwm as long"), 5L); }),
+            new Case("long-as-int-key", Inval, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.SetOption(SocketOption.Int32(SocketOptions.MaxMessageSize.Id, "maxmsg as int"), 5); }),
             new Case("hwm-negative", Inval, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.SendHighWatermark = -5; }),
             new Case("linger-negative", ArgRange, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.Linger = TimeSpan.FromMilliseconds(-5); }),
             new Case("linger-too-large", ArgRange, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.Linger = TimeSpan.FromDays(1000); }),
@@ -181,7 +181,7 @@ namespace NetZeroMQ.Tests.Reliability
             new Case("custom-curve-key-41-not-terminated", Arg, c =>
             {
                 using Socket s = c.CreateSocket(SocketType.Dealer);
-                s.SetOption(new SocketOption<byte[]>(SocketOptions.CurveServerKey.Id, "my server key"), Encoding.ASCII.GetBytes(new string('0', 41)));
+                s.SetOption(SocketOption.Bytes(SocketOptions.CurveServerKey.Id, "my server key"), Encoding.ASCII.GetBytes(new string('0', 41)));
             }),
             new Case("curve-key-read-short-buffer", Inval, c =>
             {
