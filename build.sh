@@ -3,6 +3,10 @@
 #   ./build.sh test     build and run every test project (CI runs this, samples and package)
 #   ./build.sh samples  build and run every program under samples/, each with a timeout; fails if any fails
 #   ./build.sh package  pack, then build and run a fresh console project against the package (eng/consumer-check.sh)
+#   ./build.sh native   build libzmq for linux-x64 from Debian's source, smoke-test it, pack NetZeroMQ.Native and NetZeroMQ
+#                       (eng/native/native.sh; installs cmake, zig and what else it needs; x64 Linux machine)
+#   ./build.sh native-all  the same for linux-x64, linux-arm64 and win-x64, with the smoke test and three samples run
+#                       under qemu (arm64) and wine (win-x64)
 #   ./build.sh aot      publish the samples with NativeAOT and run the native binaries (installs a C toolchain and zlib)
 #   ./build.sh soak [minutes]  the reliability suite's long tier: full counts and the soak (default 30 minutes), see docs/reliability.md
 #   ./build.sh bench    build and run the benchmark tool (the main job; extra arguments go to the tool, default --quick)
@@ -38,6 +42,8 @@ case "$job" in
     setup)
         ;;
     test)
+        # NETZEROMQ_LIBZMQ chooses the libzmq under test (CI runs the suite twice: the system's, then NetZeroMQ.Native's).
+        echo "==> tests against ${NETZEROMQ_LIBZMQ:-the system libzmq (NETZEROMQ_LIBZMQ is not set)}"
         dotnet build NetZeroMQ.sln -c Release --nologo -v q
         # Every test project of the solution, one after the other (they time things; two at once on two cores would skew
         # them). Each prints its own summary; they are added up into the one line CI reads.
@@ -110,6 +116,12 @@ case "$job" in
     package)
         eng/consumer-check.sh
         ;;
+    native)
+        eng/native/native.sh linux-x64
+        ;;
+    native-all)
+        eng/native/native.sh linux-x64 linux-arm64 win-x64
+        ;;
     aot)
         # The samples target net10.0, whose NativeAOT runtime pack (Microsoft.NETCore.App.Runtime.NativeAOT.<rid>) is a
         # separate package; where the registry lacks it, the same programs are compiled for net8.0 (the library's own
@@ -157,7 +169,7 @@ case "$job" in
         dotnet run -c Release -- "${@:---quick}"
         ;;
     *)
-        echo "usage: ./build.sh [test|samples|package|aot|soak [minutes]|bench|setup] [benchmark arguments]" >&2
+        echo "usage: ./build.sh [test|samples|package|native|native-all|aot|soak [minutes]|bench|setup] [benchmark arguments]" >&2
         exit 1
         ;;
 esac
