@@ -91,7 +91,7 @@ entries=$(unzip -Z1 "$native_package")
 for rid in "${rids[@]}"; do
     grep -qx "runtimes/$rid/native/libzmq\.\(so\|dll\)" <<<"$entries" || { echo "$native_package lacks $rid" >&2; exit 1; }
 done
-unzip -p "$artifacts/NetZeroMQ.$version.nupkg" NetZeroMQ.nuspec | grep -q "<dependency id=\"NetZeroMQ.Native\" version=\"$version\"" \
+grep -q "<dependency id=\"NetZeroMQ.Native\" version=\"$version\"" <<<"$(unzip -p "$artifacts/NetZeroMQ.$version.nupkg" NetZeroMQ.nuspec)" \
     || { echo "NetZeroMQ.$version.nupkg does not depend on NetZeroMQ.Native $version" >&2; exit 1; }
 
 for rid in "${rids[@]}"; do
