@@ -5,14 +5,23 @@
 # qemu-aarch64 (linux-arm64) or wine64 (win-x64); then a fourth program, LibzmqInfo, made the same way, prints where
 # libzmq was loaded from, its version and its draft API. Fails if any program fails, or if libzmq did not come from the
 # package.
-#   eng/native/samples.sh RID VERSION
+#   eng/native/samples.sh RID VERSION [FEED]    (FEED: the folder holding the two packages, default artifacts/)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/emulators.sh"
 repo="$(cd "$here/../.." && pwd)"
 rid="${1:?usage: samples.sh RID VERSION}"
 version="${2:?}"
+feed="$(cd "${3:-$repo/artifacts}" && pwd)"
 samples=(QuickStart CurveSecurity Poller LibzmqInfo)
+# What each program's output must contain (an extended regular expression), besides exiting 0: an exit code alone
+# proves little under an emulator.
+declare -A expect=(
+    [QuickStart]='^pong$'
+    [CurveSecurity]='^unknown client rejected: True$'
+    [Poller]='^handled [1-9][0-9]* tasks and [1-9][0-9]* requests on one thread$'
+    [LibzmqInfo]='^Context.Has\("draft"\) = True'
+)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/netzeromq-samples-$rid.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -23,7 +32,7 @@ cat > "$work/nuget.config" <<XML
 <configuration>
   <packageSources>
     <clear />
-    <add key="local" value="$repo/artifacts" />
+    <add key="local" value="$feed" />
     <add key="nuget.org" value="https://api.nuget.org/v3/index.json" protocolVersion="3" />
   </packageSources>
   <packageSourceMapping>
@@ -76,16 +85,18 @@ XML
     [ -f "$library" ] || { echo "$rid: the publish output has no $(basename "$library") from NetZeroMQ.Native" >&2; exit 1; }
     set +e
     case "$rid" in
-        linux-arm64) (cd "$project/out" && timeout 600 run_arm64 "./$sample") ;;
-        win-x64) (cd "$project/out" && timeout 600 run_win64 "$sample.exe") ;;
+        linux-arm64) (cd "$project/out" && run_arm64 600 "./$sample") >"$project/output" 2>"$project/errors" ;;
+        win-x64) (cd "$project/out" && run_win64 600 "$sample.exe") >"$project/output" 2>"$project/errors" ;;
         *) echo "no emulator for $rid" >&2; exit 1 ;;
     esac
     rc=$?
     set -e
-    if [ "$rc" -eq 0 ]; then
-        echo "$rid: $sample exited 0"
+    tr -d '\r' <"$project/output" | sed 's/^/    /'
+    if [ "$rc" -eq 0 ] && tr -d '\r' <"$project/output" | grep -qE "${expect[$sample]}"; then
+        echo "$rid: $sample exited 0 and printed what it should"
     else
-        echo "$rid: $sample FAILED (exit code $rc)"
+        echo "$rid: $sample FAILED (exit code $rc; expected a line matching ${expect[$sample]})"
+        sed 's/^/    stderr: /' "$project/errors" | head -n 20
         failed+=("$sample")
     fi
 done

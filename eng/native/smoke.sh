@@ -25,13 +25,13 @@ case "$rid" in
         if [ "$rid" = linux-x64 ]; then
             LD_LIBRARY_PATH="$work" timeout 120 ./smoke
         else
-            LD_LIBRARY_PATH="$work" timeout 300 run_arm64 ./smoke
+            LD_LIBRARY_PATH="$work" run_arm64 300 ./smoke
         fi
         ;;
     win-x64)
         cp "$lib" libzmq.dll
-        x86_64-w64-mingw32-gcc -O2 -I "$include" -o smoke.exe "$here/smoke/smoke.c" libzmq.dll
-        timeout 300 run_win64 smoke.exe
+        x86_64-w64-mingw32-gcc-win32 -O2 -I "$include" -o smoke.exe "$here/smoke/smoke.c" libzmq.dll -lws2_32
+        run_win64 300 smoke.exe
         ;;
     *)
         echo "unknown runtime identifier '$rid'" >&2
