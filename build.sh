@@ -18,7 +18,8 @@ cd "$here"
 job="${1:-test}"; shift || true
 
 need_apt=()
-ldconfig -p 2>/dev/null | grep -q 'libzmq\.so\.5' || need_apt+=(libzmq5)
+# (Not "ldconfig -p | grep -q": with pipefail, grep's early exit kills ldconfig with SIGPIPE and the test reads as false.)
+grep -q 'libzmq\.so\.5' <<<"$(ldconfig -p 2>/dev/null)" || need_apt+=(libzmq5)
 [ -f /usr/include/zmq.h ] || need_apt+=(libzmq3-dev)
 command -v gcc >/dev/null 2>&1 || need_apt+=(gcc)
 /usr/bin/python3 -c 'import zmq' >/dev/null 2>&1 || need_apt+=(python3-zmq)
