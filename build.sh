@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian/Ubuntu machine: installs what is missing, restores, builds, then runs a job.
-#   ./build.sh test     build and run every test project (CI runs this, samples and package)
+#   ./build.sh test     build and run every test project, each of its target frameworks (CI runs this, native, samples, package, aot)
 #   ./build.sh samples  build and run every program under samples/, each with a timeout; fails if any fails
 #   ./build.sh package  pack, then build and run a fresh console project against the package (eng/consumer-check.sh)
 #   ./build.sh native   build libzmq for linux-x64 from Debian's source, smoke-test it, pack NetZeroMQ.Native and NetZeroMQ
 #                       (eng/native/native.sh; installs cmake, zig and what else it needs; x64 Linux machine)
 #   ./build.sh native-all  the same for linux-x64, linux-arm64 and win-x64, with the smoke test and three samples run
 #                       under qemu (arm64) and wine (win-x64)
-#   ./build.sh aot      publish the samples with NativeAOT and run the native binaries (installs a C toolchain and zlib)
+#   ./build.sh aot      publish the samples with NativeAOT and run the native binaries (installs a C toolchain and zlib);
+#                       AOT_FRAMEWORK=net8.0 ./build.sh aot compiles them for net8.0 instead of their own net10.0
 #   ./build.sh soak [minutes]  the reliability suite's long tier: full counts and the soak (default 30 minutes), see docs/reliability.md
 #   ./build.sh bench    build and run the benchmark tool (the main job; extra arguments go to the tool, default --quick)
 #   ./build.sh setup    only install prerequisites
@@ -17,27 +18,23 @@ cd "$here"
 
 job="${1:-test}"; shift || true
 
-need_apt=()
-# (Not "ldconfig -p | grep -q": with pipefail, grep's early exit kills ldconfig with SIGPIPE and the test reads as false.)
-grep -q 'libzmq\.so\.5' <<<"$(ldconfig -p 2>/dev/null)" || need_apt+=(libzmq5)
-[ -f /usr/include/zmq.h ] || need_apt+=(libzmq3-dev)
-command -v gcc >/dev/null 2>&1 || need_apt+=(gcc)
-/usr/bin/python3 -c 'import zmq' >/dev/null 2>&1 || need_apt+=(python3-zmq)
-# The network-partition test drives namespaces with ip (iproute2); the draft-API test lists libzmq's symbols with nm
-# (binutils). Minimal images have neither.
-command -v ip >/dev/null 2>&1 || [ -x /sbin/ip ] || need_apt+=(iproute2)
-command -v nm >/dev/null 2>&1 || need_apt+=(binutils)
-if [ "$job" = aot ]; then
-    # NativeAOT links with clang or, failing that, gcc (present above), and needs zlib's development files.
-    [ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
-fi
+# shellcheck source=eng/prerequisites.sh
+. eng/prerequisites.sh
+
+read -r -a need_apt <<<"$(missing_apt_packages "$job")"
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "==> installing ${need_apt[*]}"
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
-command -v dotnet >/dev/null 2>&1 || { echo "the .NET SDK (8 or later) is required: https://dot.net" >&2; exit 1; }
+# Every project of the repository targets net10.0 (the tests, samples and benchmarks; the library itself builds net8.0 and
+# netstandard2.0): building needs the .NET 10 SDK.
+sdk=$(dotnet_sdk_major)
+if [ -z "$sdk" ] || [ "$sdk" -lt 10 ]; then
+    echo "the .NET SDK 10 or later is required (found: ${sdk:-none}): https://dot.net" >&2
+    exit 1
+fi
 
 case "$job" in
     setup)
@@ -46,18 +43,27 @@ case "$job" in
         # NETZEROMQ_LIBZMQ chooses the libzmq under test (CI runs the suite twice: the system's, then NetZeroMQ.Native's).
         echo "==> tests against ${NETZEROMQ_LIBZMQ:-the system libzmq (NETZEROMQ_LIBZMQ is not set)}"
         dotnet build NetZeroMQ.sln -c Release --nologo -v q
-        # Every test project of the solution, one after the other (they time things; two at once on two cores would skew
-        # them). Each prints its own summary; they are added up into the one line CI reads.
+        # Every test project of the solution and each of its target frameworks, one after the other (they time things; two
+        # at once on two cores would skew them). NetZeroMQ.Tests targets net10.0 and net8.0: the net8.0 run is self-contained
+        # on the .NET 8 runtime pack (see its project file), so the library's net8.0 build is tested on .NET 8 itself. Each run
+        # prints its own summary; they are added up into the one line CI reads.
         log=$(mktemp)
         rc=0
+        expected_runs=0
         projects=$(dotnet sln NetZeroMQ.sln list | grep -E '^tests/.*\.csproj$')
         for project in $projects; do
-            set +e
-            # The long tier of the reliability suite (Category=Long) runs only with ./build.sh soak.
-            dotnet test "$project" -c Release --no-build --nologo --blame-hang-timeout 5m --filter 'Category!=Long' 2>&1 | tee -a "$log"
-            prc=${PIPESTATUS[0]}
-            set -e
-            [ "$prc" -eq 0 ] || rc=$prc
+            frameworks=$(dotnet msbuild "$project" -getProperty:TargetFrameworks)
+            [ -n "$frameworks" ] || frameworks=$(dotnet msbuild "$project" -getProperty:TargetFramework)
+            for framework in ${frameworks//;/ }; do
+                expected_runs=$((expected_runs + 1))
+                set +e
+                # The long tier of the reliability suite (Category=Long) runs only with ./build.sh soak.
+                dotnet test "$project" -f "$framework" -c Release --no-build --nologo --blame-hang-timeout 5m \
+                    --filter 'Category!=Long' 2>&1 | tee -a "$log"
+                prc=${PIPESTATUS[0]}
+                set -e
+                [ "$prc" -eq 0 ] || rc=$prc
+            done
         done
         # Summary lines look like "Passed!  - Failed:     0, Passed:    50, Skipped: ..." (or "Failed!  - ...").
         summaries=$(grep -E '(Passed|Failed)! +- +Failed: ' "$log" || true)
@@ -68,10 +74,9 @@ case "$job" in
             passed=$((passed + $(sed -n 's/.*Passed: *\([0-9]*\).*/\1/p' <<<"$line")))
             failed=$((failed + $(sed -n 's/.*Failed: *\([0-9]*\),.*/\1/p' <<<"$line")))
         done <<<"$summaries"
-        expected_runs=$(wc -w <<<"$projects")
         if [ "$runs" -lt "$expected_runs" ]; then
-            # A test host that crashed or hung prints no summary: count each such project as one failure, never as silence.
-            echo "$((expected_runs - runs)) of $expected_runs test projects ended without a summary (crash or hang, see above)"
+            # A test host that crashed or hung prints no summary: count each such run as one failure, never as silence.
+            echo "$((expected_runs - runs)) of $expected_runs test runs ended without a summary (crash or hang, see above)"
             failed=$((failed + expected_runs - runs))
             [ "$rc" -ne 0 ] || rc=1
         fi
@@ -124,45 +129,42 @@ case "$job" in
         eng/native/native.sh linux-x64 linux-arm64 win-x64
         ;;
     aot)
-        # The samples target net10.0, whose NativeAOT runtime pack (Microsoft.NETCore.App.Runtime.NativeAOT.<rid>) is a
-        # separate package; where the registry lacks it, the same programs are compiled for net8.0 (the library's own
-        # AOT-compatible target) instead. AOT_FRAMEWORK=net8.0 chooses directly.
+        # Publishes every sample with NativeAOT (warnings, including trimming and AOT analysis, are errors) and runs the
+        # native binaries. Each publish restores and builds into a temporary folder of its own (--artifacts-path), never into
+        # the tree's obj/ and bin/: a failed or interrupted run leaves the tree as it was, and the other jobs need no restore
+        # afterwards. The samples' own framework (net10.0) by default; AOT_FRAMEWORK=net8.0 compiles them for net8.0 instead,
+        # on the .NET 8 NativeAOT runtime. It is passed as TargetFrameworks (plural): a global TargetFramework would reach
+        # the library's restore too and leave it without the net8.0 assets its build then needs (NETSDK1005).
         rid="linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')"
+        framework="${AOT_FRAMEWORK:-}"
+        framework_args=()
+        [ -z "$framework" ] || framework_args=(-p:TargetFrameworks="$framework" -f "$framework")
         out=$(mktemp -d)
         trap 'rm -rf "$out"' EXIT
         failed=()
+        count=0
         for project in samples/*/*.csproj; do
             name=$(basename "$project" .csproj)
-            framework="${AOT_FRAMEWORK:-net10.0}"
-            if ! dotnet restore "$project" -r "$rid" -p:PublishAot=true -p:TargetFramework="$framework" -v q >"$out/restore.log" 2>&1; then
-                if [ -z "${AOT_FRAMEWORK:-}" ] && grep -q 'NU1101.*NativeAOT' "$out/restore.log"; then
-                    echo "note: $(grep -o 'Unable to find package [^ ]*' "$out/restore.log" | head -n 1 | sed 's/\.$//'); compiling for net8.0"
-                    export AOT_FRAMEWORK=net8.0
-                    framework=net8.0
-                    dotnet restore "$project" -r "$rid" -p:PublishAot=true -p:TargetFramework="$framework" -v q
-                else
-                    cat "$out/restore.log" >&2
-                    exit 1
-                fi
-            fi
-            echo "==> $name ($framework, NativeAOT, $rid)"
-            dotnet publish "$project" --no-restore -c Release -r "$rid" -p:PublishAot=true -p:TargetFramework="$framework" \
-                -o "$out/$name" --nologo -v q -warnaserror
-            size=$(stat -c %s "$out/$name/$name")
+            count=$((count + 1))
+            echo "==> $name (${framework:-its own framework}, NativeAOT, $rid)"
             set +e
-            timeout 120 "$out/$name/$name"
+            dotnet publish "$project" -c Release -r "$rid" -p:PublishAot=true "${framework_args[@]}" \
+                --artifacts-path "$out/build" -o "$out/$name" --nologo -v q -warnaserror
             src=$?
+            [ "$src" -ne 0 ] || timeout 120 "$out/$name/$name"
+            rrc=$?
             set -e
             if [ "$src" -ne 0 ]; then
-                echo "$name: FAILED (exit code $src)"
+                echo "$name: FAILED to publish (exit code $src)"
+                failed+=("$name")
+            elif [ "$rrc" -ne 0 ]; then
+                echo "$name: FAILED (exit code $rrc$([ "$rrc" -eq 124 ] && echo ', timed out'))"
                 failed+=("$name")
             else
-                echo "$name: native binary of $size bytes ran and exited 0"
+                echo "$name: native binary of $(stat -c %s "$out/$name/$name") bytes ran and exited 0"
             fi
         done
-        # The restores above were for one framework and runtime; put the normal ones back for the other jobs.
-        dotnet restore NetZeroMQ.sln -v q
-        echo "aot: ${#failed[@]} failed${failed:+ (${failed[*]})}"
+        echo "aot: $((count - ${#failed[@]})) passed, ${#failed[@]} failed${failed:+ (${failed[*]})}"
         [ ${#failed[@]} -eq 0 ]
         ;;
     bench)

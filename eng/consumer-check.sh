@@ -5,25 +5,28 @@
 # whited out by an overlay), so the libzmq it loads can only be NetZeroMQ.Native's, which NetZeroMQ brings in as its
 # dependency; it must report that library and its draft API. A second run, outside the namespace, checks the documented
 # way to prefer the system libzmq (NETZEROMQ_LIBZMQ=libzmq.so.5).
-#   eng/consumer-check.sh   (needs the .NET SDK, root or sudo for the namespace, and NetZeroMQ.Native in artifacts/:
+#   eng/consumer-check.sh   (needs the .NET SDK, root or sudo for the namespace, and NetZeroMQ.Native in artifacts/package/:
 #                            when it is missing, eng/native/native.sh linux-x64 builds it first; ./build.sh package
 #                            installs what else is missing, then runs this)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-artifacts="$repo/artifacts"
+# The packages' folder of its own: the other jobs keep their results in artifacts/ too (the soak report, the native
+# benchmark, the native build's tools and report), and a fresh pack must not delete them. eng/native/native.sh packs
+# NetZeroMQ.Native into the same folder, which is this check's local feed.
+artifacts="$repo/artifacts/package"
 version=$(dotnet msbuild "$repo/src/NetZeroMQ/NetZeroMQ.csproj" -getProperty:Version -p:Configuration=Release)
 rid="linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')"
 
 native_package="$artifacts/NetZeroMQ.Native.$version.nupkg"
 if [ ! -f "$native_package" ]; then
-    echo "==> $(basename "$native_package") is not in artifacts/: building it (eng/native/native.sh $rid)"
+    echo "==> $(basename "$native_package") is not in artifacts/package/: building it (eng/native/native.sh $rid)"
     "$repo/eng/native/native.sh" "$rid"
 fi
 grep -qx "runtimes/$rid/native/libzmq.so" <<<"$(unzip -Z1 "$native_package")" \
     || { echo "$(basename "$native_package") holds no runtimes/$rid/native/libzmq.so" >&2; exit 1; }
 
 echo "==> packing"
-# Only NetZeroMQ's own packages are replaced: NetZeroMQ.Native and the rest of artifacts/ stay.
+# Only NetZeroMQ's own packages are replaced: NetZeroMQ.Native stays.
 rm -f "$artifacts/NetZeroMQ.$version.nupkg" "$artifacts/NetZeroMQ.$version.snupkg"
 dotnet pack "$repo/src/NetZeroMQ/NetZeroMQ.csproj" -c Release -o "$artifacts" --nologo -v q -warnaserror
 nupkg="$artifacts/NetZeroMQ.$version.nupkg"
@@ -40,6 +43,9 @@ for field in '<license type="expression">MPL-2.0</license>' '<readme>README.md</
     "<dependency id=\"NetZeroMQ.Native\" version=\"$version\""; do
     grep -qF "$field" <<<"$nuspec" || { echo "the nuspec lacks $field" >&2; exit 1; }
 done
+# The package page's readme is the one written for package users (src/NetZeroMQ/PACKAGE.md), not the repository's README.
+unzip -p "$nupkg" README.md | cmp -s - "$repo/src/NetZeroMQ/PACKAGE.md" \
+    || { echo "the package's README.md is not src/NetZeroMQ/PACKAGE.md" >&2; exit 1; }
 echo "    $(basename "$nupkg"): $(wc -l <<<"$contents") entries, symbols and metadata present"
 
 # Outside the repository, so that none of its Directory.Build.props, global.json or nuget.config applies.

@@ -1,10 +1,10 @@
 #!/bin/sh
 # Build NetZeroMQ's native libzmq reference benchmark.
-# Usage: benchmarks/native/build.sh [output-path]   (default /tmp/nzmq_native)
+# Usage: benchmarks/native/build.sh [output-path]   (default: artifacts/native/nzmq_native in the repository)
 # Needs gcc and the libzmq headers/library (Debian: apt-get install gcc libzmq3-dev).
 set -eu
 here="$(cd "$(dirname "$0")" && pwd)"
-out="${1:-/tmp/nzmq_native}"
+out="${1:-$here/../../artifacts/native/nzmq_native}"
 
 if ! command -v gcc >/dev/null 2>&1; then
     echo "build.sh: gcc not found (Debian: apt-get install gcc)" >&2
@@ -15,5 +15,7 @@ if ! printf '#include <zmq.h>\n' | gcc -E -x c - >/dev/null 2>&1; then
     exit 1
 fi
 
+mkdir -p "$(dirname "$out")"
+out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
 gcc -O2 -Wall -Wextra -Werror -o "$out" "$here/nzmq_native.c" -lzmq -lpthread
 echo "built $out against libzmq $(pkg-config --modversion libzmq 2>/dev/null || echo '(version unknown)')"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds libzmq from Debian's source package for the given runtime identifiers, checks and smoke-tests each library on
 # its own platform, and packs NetZeroMQ.Native (holding exactly the libraries that passed in this run) and NetZeroMQ
-# (which depends on it) into artifacts/.
+# (which depends on it) into artifacts/package/, the folder eng/consumer-check.sh takes as its local feed.
 #   eng/native/native.sh linux-x64                         ./build.sh native
 #   eng/native/native.sh linux-x64 linux-arm64 win-x64     ./build.sh native-all
 # Per runtime: eng/native/build-libzmq.sh (configure, build), inspect.sh (size, exports, dependencies, glibc floor),
@@ -13,6 +13,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 artifacts="$repo/artifacts"
 native="$artifacts/native"
+packages="$artifacts/package"
 [ $# -gt 0 ] || { echo "usage: eng/native/native.sh RID... (linux-x64, linux-arm64, win-x64)" >&2; exit 1; }
 rids=("$@")
 run_start=$(date +%s)
@@ -24,7 +25,7 @@ step "tools for ${rids[*]}"
 
 # Nothing from an earlier run may reach this run's package: only the tools (zig and its cache) are kept.
 rm -rf "$native/build" "$native/runtimes" "$native/report.txt" "$native/LICENSE.txt" "$native/build-info.txt"
-rm -f "$artifacts"/NetZeroMQ.*nupkg
+rm -f "$packages"/NetZeroMQ.*nupkg
 mkdir -p "$native/build"
 export NATIVE_WINEPREFIX="$native/build/wineprefix"
 
@@ -84,14 +85,14 @@ cp "$report" "$native/build-info.txt"
 
 step "pack"
 version=$(dotnet msbuild "$repo/src/NetZeroMQ/NetZeroMQ.csproj" -getProperty:Version -p:Configuration=Release)
-dotnet pack "$repo/src/NetZeroMQ.Native/NetZeroMQ.Native.csproj" -c Release -o "$artifacts" --nologo -v q -warnaserror
-dotnet pack "$repo/src/NetZeroMQ/NetZeroMQ.csproj" -c Release -o "$artifacts" --nologo -v q -warnaserror
-native_package="$artifacts/NetZeroMQ.Native.$version.nupkg"
+dotnet pack "$repo/src/NetZeroMQ.Native/NetZeroMQ.Native.csproj" -c Release -o "$packages" --nologo -v q -warnaserror
+dotnet pack "$repo/src/NetZeroMQ/NetZeroMQ.csproj" -c Release -o "$packages" --nologo -v q -warnaserror
+native_package="$packages/NetZeroMQ.Native.$version.nupkg"
 entries=$(unzip -Z1 "$native_package")
 for rid in "${rids[@]}"; do
     grep -qx "runtimes/$rid/native/libzmq\.\(so\|dll\)" <<<"$entries" || { echo "$native_package lacks $rid" >&2; exit 1; }
 done
-grep -q "<dependency id=\"NetZeroMQ.Native\" version=\"$version\"" <<<"$(unzip -p "$artifacts/NetZeroMQ.$version.nupkg" NetZeroMQ.nuspec)" \
+grep -q "<dependency id=\"NetZeroMQ.Native\" version=\"$version\"" <<<"$(unzip -p "$packages/NetZeroMQ.$version.nupkg" NetZeroMQ.nuspec)" \
     || { echo "NetZeroMQ.$version.nupkg does not depend on NetZeroMQ.Native $version" >&2; exit 1; }
 
 for rid in "${rids[@]}"; do
@@ -99,7 +100,7 @@ for rid in "${rids[@]}"; do
     step "$rid: samples from the packages"
     if ! "$here/samples.sh" "$rid" "$version" 2>&1 | tee -a "$report"; then
         echo "$rid: the samples FAILED; the packages are removed" >&2
-        rm -f "$artifacts"/NetZeroMQ.*nupkg
+        rm -f "$packages"/NetZeroMQ.*nupkg
         exit 1
     fi
 done

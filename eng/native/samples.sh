@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Runs the QuickStart, CurveSecurity and Poller samples for another platform the way a user there would get them: each
 # sample's Program.cs in a fresh project outside the repository that references only the NetZeroMQ package (from
-# artifacts/, so NetZeroMQ.Native comes in as its dependency), published self-contained for RID, and run under
+# artifacts/package/, so NetZeroMQ.Native comes in as its dependency), published self-contained for RID, and run under
 # qemu-aarch64 (linux-arm64) or wine64 (win-x64); then a fourth program, LibzmqInfo, made the same way, prints where
 # libzmq was loaded from, its version and its draft API. Fails if any program fails, or if libzmq did not come from the
 # package.
-#   eng/native/samples.sh RID VERSION [FEED]    (FEED: the folder holding the two packages, default artifacts/)
+#   eng/native/samples.sh RID VERSION [FEED]    (FEED: the folder holding the two packages, default artifacts/package/)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/emulators.sh"
 repo="$(cd "$here/../.." && pwd)"
 rid="${1:?usage: samples.sh RID VERSION}"
 version="${2:?}"
-feed="$(cd "${3:-$repo/artifacts}" && pwd)"
+feed="$(cd "${3:-$repo/artifacts/package}" && pwd)"
 samples=(QuickStart CurveSecurity Poller LibzmqInfo)
 # What each program's output must contain (an extended regular expression), besides exiting 0: an exit code alone
 # proves little under an emulator.

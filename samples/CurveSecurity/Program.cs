@@ -2,6 +2,9 @@
 // a client with an unknown key that is turned away (the server's monitor shows why). Every wait has a timeout; ends by itself.
 using System;
 using NetZeroMQ;
+// System.Net.Sockets has a Socket and a SocketType too: these aliases keep the file compiling where both are imported.
+using Socket = NetZeroMQ.Socket;
+using SocketType = NetZeroMQ.SocketType;
 
 using var context = new Context();
 

@@ -2,6 +2,9 @@
 // from a SocketMonitor. Every receive has a timeout.
 using System;
 using NetZeroMQ;
+// System.Net.Sockets has a Socket and a SocketType too: these aliases keep the file compiling where both are imported.
+using Socket = NetZeroMQ.Socket;
+using SocketType = NetZeroMQ.SocketType;
 
 using var context = new Context();
 using var server = new Socket(context, SocketType.Rep);

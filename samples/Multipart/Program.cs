@@ -2,6 +2,9 @@
 // delimiter frame, and the rule that frames are checked before the first one is sent.
 using System;
 using NetZeroMQ;
+// System.Net.Sockets has a Socket and a SocketType too: these aliases keep the file compiling where both are imported.
+using Socket = NetZeroMQ.Socket;
+using SocketType = NetZeroMQ.SocketType;
 
 using var context = new Context();
 using var pull = new Socket(context, SocketType.Pull) { ReceiveTimeout = TimeSpan.FromSeconds(5) };

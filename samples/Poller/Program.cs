@@ -4,6 +4,9 @@ using System;
 using System.Diagnostics;
 using System.Threading;
 using NetZeroMQ;
+// System.Net.Sockets has a Socket and a SocketType too: these aliases keep the file compiling where both are imported.
+using Socket = NetZeroMQ.Socket;
+using SocketType = NetZeroMQ.SocketType;
 
 var timeout = TimeSpan.FromSeconds(5);
 const int Tasks = 5;

@@ -4,6 +4,9 @@ using System;
 using System.Threading;
 using System.Threading.Tasks;
 using NetZeroMQ;
+// System.Net.Sockets has a Socket and a SocketType too: these aliases keep the file compiling where both are imported.
+using Socket = NetZeroMQ.Socket;
+using SocketType = NetZeroMQ.SocketType;
 
 using var context = new Context();
 using var frontend = new Socket(context, SocketType.Pull);
@@ -27,6 +30,9 @@ producer.Send("one");
 Console.WriteLine($"consumer got \"{consumer.RecvString()}\", capture saw \"{tap.RecvString()}\"");
 
 proxy.Pause();
+// PAUSE is a command the proxy's thread applies when it next reads its control socket; until then it still forwards. The
+// statistics round trip returns after that (commands are handled in order), so "two" cannot slip through before the pause.
+proxy.GetStatistics();
 producer.Send("two");
 consumer.ReceiveTimeout = TimeSpan.FromMilliseconds(300);
 Console.WriteLine(consumer.TryRecvString(out _) ? "unexpected: delivered while paused" : "paused: nothing delivered");

@@ -7,6 +7,9 @@ using System.Diagnostics;
 using System.Text;
 using System.Threading;
 using NetZeroMQ;
+// System.Net.Sockets has a Socket and a SocketType too: these aliases keep the file compiling where both are imported.
+using Socket = NetZeroMQ.Socket;
+using SocketType = NetZeroMQ.SocketType;
 
 var timeout = TimeSpan.FromSeconds(5);
 

@@ -62,7 +62,7 @@ namespace NetZeroMQ.NetStandard.Tests
             using var message = new Message();
             rep.Recv(message);
             Assert.Equal("ping", message.GetString());
-            Assert.False(message.More);
+            Assert.False(message.HasMore);
             rep.Send(new Message(new byte[] { 0x70, 0x6f, 0x6e, 0x67 }));
             Assert.Equal("pong", req.RecvString());
         }

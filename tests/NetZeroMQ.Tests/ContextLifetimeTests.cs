@@ -52,6 +52,32 @@ namespace NetZeroMQ.Tests
         }
 
         [Fact]
+        public void IsShutdownAndIsDisposed_ShutdownThenDispose_EachTurnsTrueWithItsOwnCall()
+        {
+            Context context = Zmq.NewContext();
+            Assert.False(context.IsShutdown);
+            Assert.False(context.IsDisposed);
+
+            context.Shutdown();
+
+            // Shut down but not disposed: the context is still there (its members work), only its sockets are refused.
+            Assert.True(context.IsShutdown);
+            Assert.False(context.IsDisposed);
+            Assert.Equal(TimeSpan.Zero, context.DefaultLinger);
+            Assert.Equal(ZmqError.ContextTerminated, Assert.Throws<ZmqException>(() => context.CreateSocket(SocketType.Pair)).Error);
+
+            context.Dispose();
+            Assert.True(context.IsShutdown);
+            Assert.True(context.IsDisposed);
+            Assert.Throws<ObjectDisposedException>(() => context.Shutdown());
+
+            using Context disposedOnly = Zmq.NewContext();
+            disposedOnly.Dispose();
+            Assert.True(disposedOnly.IsShutdown);
+            Assert.True(disposedOnly.IsDisposed);
+        }
+
+        [Fact]
         public void Dispose_WithSocketsStillOpen_DisposesThemAndReturns()
         {
             Context context = Zmq.NewContext();

@@ -28,7 +28,7 @@ namespace NetZeroMQ.Tests
 
         private static readonly HashSet<string> s_pollerExempt = new HashSet<string> { "Dispose()" };
 
-        private static readonly HashSet<string> s_contextExempt = new HashSet<string> { "Dispose()", "get_IsDisposed()" };
+        private static readonly HashSet<string> s_contextExempt = new HashSet<string> { "Dispose()", "get_IsDisposed()", "get_IsShutdown()" };
 
         private static readonly Dictionary<string, Action<Socket>> s_socketMembers = new Dictionary<string, Action<Socket>>
         {
@@ -40,8 +40,20 @@ namespace NetZeroMQ.Tests
             ["Subscribe(ReadOnlySpan<Byte>)"] = s => s.Subscribe(new byte[] { 1 }.AsSpan()),
             ["Unsubscribe(String)"] = s => s.Unsubscribe("a"),
             ["Unsubscribe(ReadOnlySpan<Byte>)"] = s => s.Unsubscribe(new byte[] { 1 }.AsSpan()),
-            ["GetOption(SocketOption<T>)"] = s => s.GetOption(SocketOptions.Linger),
-            ["SetOption(SocketOption<T>,T)"] = s => s.SetOption(SocketOptions.Linger, TimeSpan.Zero),
+            ["GetOption(SocketOption<Int32>)"] = s => s.GetOption(SocketOptions.SendHighWatermark),
+            ["GetOption(SocketOption<Int64>)"] = s => s.GetOption(SocketOptions.MaxMessageSize),
+            ["GetOption(SocketOption<UInt64>)"] = s => s.GetOption(SocketOptions.Affinity),
+            ["GetOption(SocketOption<Boolean>)"] = s => s.GetOption(SocketOptions.Immediate),
+            ["GetOption(SocketOption<TimeSpan>)"] = s => s.GetOption(SocketOptions.Linger),
+            ["GetOption(SocketOption<String>)"] = s => s.GetOption(SocketOptions.LastEndpoint),
+            ["GetOption(SocketOption<Byte[]>)"] = s => s.GetOption(SocketOptions.RoutingId),
+            ["SetOption(SocketOption<Int32>,Int32)"] = s => s.SetOption(SocketOptions.SendHighWatermark, 10),
+            ["SetOption(SocketOption<Int64>,Int64)"] = s => s.SetOption(SocketOptions.MaxMessageSize, 100L),
+            ["SetOption(SocketOption<UInt64>,UInt64)"] = s => s.SetOption(SocketOptions.Affinity, 1UL),
+            ["SetOption(SocketOption<Boolean>,Boolean)"] = s => s.SetOption(SocketOptions.Immediate, true),
+            ["SetOption(SocketOption<TimeSpan>,TimeSpan)"] = s => s.SetOption(SocketOptions.Linger, TimeSpan.Zero),
+            ["SetOption(SocketOption<String>,String)"] = s => s.SetOption(SocketOptions.ZapDomain, "global"),
+            ["SetOption(SocketOption<Byte[]>,Byte[])"] = s => s.SetOption(SocketOptions.RoutingId, new byte[] { 1 }),
             ["SetOption(SocketOption<Byte[]>,ReadOnlySpan<Byte>)"] = s => s.SetOption(SocketOptions.Subscribe, new byte[] { 1 }.AsSpan()),
             ["SetOptionRaw(Int32,ReadOnlySpan<Byte>)"] = s => s.SetOptionRaw(17, new byte[4]),
             ["GetOptionRaw(Int32,Span<Byte>)"] = s => s.GetOptionRaw(17, new byte[4]),
@@ -62,40 +74,82 @@ namespace NetZeroMQ.Tests
             ["get_LastEndpoint()"] = s => _ = s.LastEndpoint,
             ["get_HasMore()"] = s => _ = s.HasMore,
             ["get_Events()"] = s => _ = s.Events,
-            ["Recv(Span<Byte>,RecvFlags)"] = s => s.Recv(new byte[8].AsSpan(), RecvFlags.DontWait),
+            // Blocking forms: the socket has timeouts (Zmq.NewSocket), so a call that failed to see the Dispose could not hang.
+            ["Recv(Span<Byte>)"] = s => s.Recv(new byte[8].AsSpan()),
             ["TryRecv(Span<Byte>,RecvResult&)"] = s => s.TryRecv(new byte[8].AsSpan(), out _),
-            ["Recv(Message,RecvFlags)"] = s => RecvInto(s, (sock, m) => sock.Recv(m, RecvFlags.DontWait)),
+            ["TryRecv(Span<Byte>,TimeSpan,RecvResult&,CancellationToken)"] = s => s.TryRecv(new byte[8].AsSpan(), TimeSpan.Zero, out _),
+            ["Recv(Message)"] = s => RecvInto(s, (sock, m) => sock.Recv(m)),
             ["TryRecv(Message)"] = s => RecvInto(s, (sock, m) => sock.TryRecv(m)),
-            ["RecvBytes(RecvFlags)"] = s => s.RecvBytes(RecvFlags.DontWait),
+            ["TryRecv(Message,TimeSpan,CancellationToken)"] = s => RecvInto(s, (sock, m) => sock.TryRecv(m, TimeSpan.Zero)),
+            ["RecvBytes()"] = s => s.RecvBytes(),
             ["TryRecvBytes(Byte[]&)"] = s => s.TryRecvBytes(out _),
-            ["RecvString(RecvFlags)"] = s => s.RecvString(RecvFlags.DontWait),
+            ["TryRecvBytes(TimeSpan,Byte[]&,CancellationToken)"] = s => s.TryRecvBytes(TimeSpan.Zero, out _),
+            ["RecvString()"] = s => s.RecvString(),
             ["TryRecvString(String&)"] = s => s.TryRecvString(out _),
-            ["Send(ReadOnlySpan<Byte>,SendFlags)"] = s => s.Send(new byte[] { 1 }.AsSpan(), SendFlags.DontWait),
-            ["Send(Byte[],SendFlags)"] = s => s.Send(new byte[] { 1 }, SendFlags.DontWait),
-            ["Send(String,SendFlags)"] = s => s.Send("x", SendFlags.DontWait),
-            ["Send(Message,SendFlags)"] = s => RecvInto(s, (sock, m) => sock.Send(m, SendFlags.DontWait)),
+            ["TryRecvString(TimeSpan,String&,CancellationToken)"] = s => s.TryRecvString(TimeSpan.Zero, out _),
+            ["Send(ReadOnlySpan<Byte>,SendFlags)"] = s => s.Send(new byte[] { 1 }.AsSpan()),
+            ["Send(Byte[],SendFlags)"] = s => s.Send(new byte[] { 1 }),
+            ["Send(String,SendFlags)"] = s => s.Send("x"),
+            ["Send(Message,SendFlags)"] = s => RecvInto(s, (sock, m) => sock.Send(m)),
             ["TrySend(ReadOnlySpan<Byte>,SendFlags)"] = s => s.TrySend(new byte[] { 1 }.AsSpan()),
+            ["TrySend(Byte[],SendFlags)"] = s => s.TrySend(new byte[] { 1 }),
             ["TrySend(String,SendFlags)"] = s => s.TrySend("x"),
             ["TrySend(Message,SendFlags)"] = s => RecvInto(s, (sock, m) => sock.TrySend(m)),
-            ["Recv(IBufferWriter<Byte>,RecvFlags)"] = s => s.Recv(new System.Buffers.ArrayBufferWriter<byte>(), RecvFlags.DontWait),
-            ["RecvPooled(RecvFlags)"] = s => s.RecvPooled(RecvFlags.DontWait),
+            ["TrySend(ReadOnlySpan<Byte>,TimeSpan,SendFlags,CancellationToken)"] = s => s.TrySend(new byte[] { 1 }.AsSpan(), TimeSpan.Zero),
+            ["TrySend(Byte[],TimeSpan,SendFlags,CancellationToken)"] = s => s.TrySend(new byte[] { 1 }, TimeSpan.Zero),
+            ["TrySend(String,TimeSpan,SendFlags,CancellationToken)"] = s => s.TrySend("x", TimeSpan.Zero),
+            ["TrySend(Message,TimeSpan,SendFlags,CancellationToken)"] = s => RecvInto(s, (sock, m) => sock.TrySend(m, TimeSpan.Zero)),
+            ["Recv(IBufferWriter<Byte>)"] = s => s.Recv(new System.Buffers.ArrayBufferWriter<byte>()),
+            ["TryRecv(IBufferWriter<Byte>,Int32&)"] = s => s.TryRecv(new System.Buffers.ArrayBufferWriter<byte>(), out _),
+            ["TryRecv(IBufferWriter<Byte>,TimeSpan,Int32&,CancellationToken)"] = s => s.TryRecv(new System.Buffers.ArrayBufferWriter<byte>(), TimeSpan.Zero, out _),
+            ["RecvPooled()"] = s => s.RecvPooled(),
             ["TryRecvPooled(PooledBuffer&)"] = s => s.TryRecvPooled(out _),
+            ["TryRecvPooled(TimeSpan,PooledBuffer&,CancellationToken)"] = s => s.TryRecvPooled(TimeSpan.Zero, out _),
             ["SendZeroCopy(ReadOnlyMemory<Byte>,SendFlags)"] = s => s.SendZeroCopy(new byte[] { 1 }.AsMemory()),
             ["SendZeroCopy(Byte[],Int32,ArrayPool<Byte>,SendFlags)"] = s => s.SendZeroCopy(new byte[4], 4, System.Buffers.ArrayPool<byte>.Shared),
             ["SendZeroCopy(IMemoryOwner<Byte>,Int32,SendFlags)"] = s => s.SendZeroCopy(System.Buffers.MemoryPool<byte>.Shared.Rent(4), 4),
             ["SendZeroCopy(IntPtr,Int32,Action<IntPtr>,SendFlags)"] = s => s.SendZeroCopy(IntPtr.Zero, 0, _ => { }),
+            ["TrySendZeroCopy(ReadOnlyMemory<Byte>,SendFlags)"] = s => s.TrySendZeroCopy(new byte[] { 1 }.AsMemory()),
+            ["TrySendZeroCopy(Byte[],Int32,ArrayPool<Byte>,SendFlags)"] = s => s.TrySendZeroCopy(new byte[4], 4, System.Buffers.ArrayPool<byte>.Shared),
+            ["TrySendZeroCopy(IMemoryOwner<Byte>,Int32,SendFlags)"] = s => s.TrySendZeroCopy(System.Buffers.MemoryPool<byte>.Shared.Rent(4), 4),
+            ["TrySendZeroCopy(IntPtr,Int32,Action<IntPtr>,SendFlags)"] = s => s.TrySendZeroCopy(IntPtr.Zero, 0, _ => { }),
+            ["TrySendZeroCopy(ReadOnlyMemory<Byte>,TimeSpan,SendFlags,CancellationToken)"] = s => s.TrySendZeroCopy(new byte[] { 1 }.AsMemory(), TimeSpan.Zero),
+            ["TrySendZeroCopy(Byte[],Int32,ArrayPool<Byte>,TimeSpan,SendFlags,CancellationToken)"] = s => s.TrySendZeroCopy(new byte[4], 4, System.Buffers.ArrayPool<byte>.Shared, TimeSpan.Zero),
+            ["TrySendZeroCopy(IMemoryOwner<Byte>,Int32,TimeSpan,SendFlags,CancellationToken)"] = s => s.TrySendZeroCopy(System.Buffers.MemoryPool<byte>.Shared.Rent(4), 4, TimeSpan.Zero),
+            ["TrySendZeroCopy(IntPtr,Int32,Action<IntPtr>,TimeSpan,SendFlags,CancellationToken)"] = s => s.TrySendZeroCopy(IntPtr.Zero, 0, _ => { }, TimeSpan.Zero),
             ["SendMultipart(MultipartMessage)"] = s => WithFrames(frames => s.SendMultipart(frames)),
             ["TrySendMultipart(MultipartMessage)"] = s => WithFrames(frames => s.TrySendMultipart(frames)),
+            ["TrySendMultipart(MultipartMessage,TimeSpan,CancellationToken)"] = s => WithFrames(frames => s.TrySendMultipart(frames, TimeSpan.Zero)),
             ["SendMultipart(IEnumerable<Byte[]>)"] = s => s.SendMultipart(new[] { new byte[] { 1 } }.AsEnumerable()),
             ["TrySendMultipart(IEnumerable<Byte[]>)"] = s => s.TrySendMultipart(new[] { new byte[] { 1 } }.AsEnumerable()),
+            ["TrySendMultipart(IEnumerable<Byte[]>,TimeSpan,CancellationToken)"] = s => s.TrySendMultipart(new[] { new byte[] { 1 } }.AsEnumerable(), TimeSpan.Zero),
             ["SendMultipart(IEnumerable<ReadOnlyMemory<Byte>>)"] = s => s.SendMultipart(new[] { new ReadOnlyMemory<byte>(new byte[] { 1 }) }.AsEnumerable()),
+            ["TrySendMultipart(IEnumerable<ReadOnlyMemory<Byte>>)"] = s => s.TrySendMultipart(new[] { new ReadOnlyMemory<byte>(new byte[] { 1 }) }.AsEnumerable()),
+            ["TrySendMultipart(IEnumerable<ReadOnlyMemory<Byte>>,TimeSpan,CancellationToken)"] = s => s.TrySendMultipart(new[] { new ReadOnlyMemory<byte>(new byte[] { 1 }) }.AsEnumerable(), TimeSpan.Zero),
             ["SendMultipart(IEnumerable<String>)"] = s => s.SendMultipart(new[] { "a" }.AsEnumerable()),
+            ["TrySendMultipart(IEnumerable<String>)"] = s => s.TrySendMultipart(new[] { "a" }.AsEnumerable()),
+            ["TrySendMultipart(IEnumerable<String>,TimeSpan,CancellationToken)"] = s => s.TrySendMultipart(new[] { "a" }.AsEnumerable(), TimeSpan.Zero),
             ["SendMultipart(String[])"] = s => s.SendMultipart("a", "b"),
+            ["TrySendMultipart(String[])"] = s => s.TrySendMultipart("a", "b"),
             ["RecvMultipart(MultipartMessage)"] = s => WithFrames(frames => s.RecvMultipart(frames)),
             ["TryRecvMultipart(MultipartMessage)"] = s => WithFrames(frames => s.TryRecvMultipart(frames)),
+            ["TryRecvMultipart(MultipartMessage,TimeSpan,CancellationToken)"] = s => WithFrames(frames => s.TryRecvMultipart(frames, TimeSpan.Zero)),
             ["RecvMultipart()"] = s => s.RecvMultipart(),
+            ["TryRecvMultipart(MultipartMessage&)"] = s => s.TryRecvMultipart(out MultipartMessage? _),
+            ["TryRecvMultipart(TimeSpan,MultipartMessage&,CancellationToken)"] = s => s.TryRecvMultipart(TimeSpan.Zero, out MultipartMessage? _),
             ["RecvMultipartBytes()"] = s => s.RecvMultipartBytes(),
+            ["TryRecvMultipartBytes(Byte[][]&)"] = s => s.TryRecvMultipartBytes(out _),
+            ["TryRecvMultipartBytes(TimeSpan,Byte[][]&,CancellationToken)"] = s => s.TryRecvMultipartBytes(TimeSpan.Zero, out _),
             ["Monitor(MonitorEvents)"] = s => s.Monitor(MonitorEvents.All).Dispose(),
+            ["SetCurveServer(CurveKeyPair,String)"] = s => s.SetCurveServer(CurveKeyPair.Generate()),
+            ["SetCurveClient(CurveKeyPair,CurveKey)"] = s => s.SetCurveClient(CurveKeyPair.Generate(), CurveKeyPair.Generate().PublicKey),
+            ["SetPlainServer(String)"] = s => s.SetPlainServer(),
+            ["SetPlainClient(String,String)"] = s => s.SetPlainClient("user", "password"),
+            ["SetZapDomain(String)"] = s => s.SetZapDomain("global"),
+            ["SetOption(SocketOption<Byte[]>,CurveKey)"] = s => s.SetOption(SocketOptions.CurveServerKey, CurveKeyPair.Generate().PublicKey),
+            ["GetCurveKey(SocketOption<Byte[]>)"] = s => s.GetCurveKey(SocketOptions.CurvePublicKey),
+            ["Join(String)"] = s => NetZeroMQ.Draft.DraftExtensions.Join(s, "group"),
+            ["Leave(String)"] = s => NetZeroMQ.Draft.DraftExtensions.Leave(s, "group"),
             ["RecvAsync(Memory<Byte>,CancellationToken)"] = s => Await(s.RecvAsync(new byte[8].AsMemory()).AsTask()),
             ["RecvAsync(Message,CancellationToken)"] = s => RecvInto(s, (sock, m) => Await(sock.RecvAsync(m).AsTask())),
             ["RecvBytesAsync(CancellationToken)"] = s => Await(s.RecvBytesAsync().AsTask()),
@@ -112,8 +166,11 @@ namespace NetZeroMQ.Tests
         private static readonly Dictionary<string, Action<Message>> s_messageMembers = new Dictionary<string, Action<Message>>
         {
             ["get_Data()"] = m => _ = m.Data.Length,
+            ["SetRoutingId(UInt32)"] = m => NetZeroMQ.Draft.DraftExtensions.SetRoutingId(m, 1),
+            ["GetRoutingId()"] = m => NetZeroMQ.Draft.DraftExtensions.GetRoutingId(m),
+            ["SetGroup(String)"] = m => NetZeroMQ.Draft.DraftExtensions.SetGroup(m, "group"),
             ["get_Size()"] = m => _ = m.Size,
-            ["get_More()"] = m => _ = m.More,
+            ["get_HasMore()"] = m => _ = m.HasMore,
             ["get_IsShared()"] = m => _ = m.IsShared,
             ["CopyFrom(Message)"] = m => WithOther(other => m.CopyFrom(other)),
             ["MoveFrom(Message)"] = m => WithOther(other => m.MoveFrom(other)),
@@ -183,8 +240,11 @@ namespace NetZeroMQ.Tests
                 : type == typeof(Poller) ? (s_pollerMembers.Keys.AsEnumerable(), s_pollerExempt)
                 : (s_contextMembers.Keys.AsEnumerable(), s_contextExempt);
 
+            // What a user can call on an instance: its own methods and the library's extension methods for it (features such as
+            // monitors and async are extensions built on the core).
             var actual = new SortedSet<string>(
-                type.GetMethods(BindingFlags.Public | BindingFlags.Instance | BindingFlags.DeclaredOnly).Select(Signature),
+                type.GetMethods(BindingFlags.Public | BindingFlags.Instance | BindingFlags.DeclaredOnly).Select(Signature)
+                    .Concat(ExtensionMethodsOf(type).Select(ExtensionSignature)),
                 StringComparer.Ordinal);
             var expected = new SortedSet<string>(covered.Concat(exempt), StringComparer.Ordinal);
 
@@ -196,7 +256,7 @@ namespace NetZeroMQ.Tests
         public void Socket_MemberAfterDispose_ThrowsObjectDisposed(string member)
         {
             using Context context = Zmq.NewContext();
-            Socket socket = context.CreateSocket(SocketType.Pair);
+            Socket socket = Zmq.NewSocket(context, SocketType.Pair);
             socket.Dispose();
 
             Assert.Throws<ObjectDisposedException>(() => s_socketMembers[member](socket));
@@ -207,7 +267,7 @@ namespace NetZeroMQ.Tests
         public void Socket_MemberAfterContextDispose_ThrowsObjectDisposed(string member)
         {
             Context context = Zmq.NewContext();
-            Socket socket = context.CreateSocket(SocketType.Pair);
+            Socket socket = Zmq.NewSocket(context, SocketType.Pair);
             context.Dispose();
 
             Assert.True(socket.IsDisposed);
@@ -385,6 +445,15 @@ namespace NetZeroMQ.Tests
 
             return data;
         }
+
+        private static IEnumerable<MethodInfo> ExtensionMethodsOf(Type type) =>
+            typeof(Socket).Assembly.GetExportedTypes()
+                .Where(t => t.IsAbstract && t.IsSealed)
+                .SelectMany(t => t.GetMethods(BindingFlags.Public | BindingFlags.Static | BindingFlags.DeclaredOnly))
+                .Where(m => m.IsDefined(typeof(System.Runtime.CompilerServices.ExtensionAttribute), false) && m.GetParameters()[0].ParameterType == type);
+
+        private static string ExtensionSignature(MethodInfo method) =>
+            method.Name + "(" + string.Join(",", method.GetParameters().Skip(1).Select(p => TypeName(p.ParameterType))) + ")";
 
         private static string Signature(MethodInfo method) =>
             method.Name + "(" + string.Join(",", method.GetParameters().Select(p => TypeName(p.ParameterType))) + ")";

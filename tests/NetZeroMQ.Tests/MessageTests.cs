@@ -23,7 +23,7 @@ namespace NetZeroMQ.Tests
             Assert.Equal(0, message.Data.Length);
             Assert.Empty(message.ToArray());
             Assert.Equal("", message.GetString());
-            Assert.False(message.More);
+            Assert.False(message.HasMore);
         }
 
         [Theory]
@@ -192,7 +192,7 @@ namespace NetZeroMQ.Tests
             using var identity = new Message();
             using var payload = new Message();
             router.Recv(identity);
-            Assert.True(identity.More);
+            Assert.True(identity.HasMore);
             router.Recv(payload);
 
             Assert.Equal("hi", payload.GetString());

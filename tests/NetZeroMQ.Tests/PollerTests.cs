@@ -38,8 +38,10 @@ namespace NetZeroMQ.Tests
             Assert.Equal(new[] { false, true, false, true }, Enumerable.Range(0, 4).Select(poller.IsReadable));
             Assert.Equal(PollEvents.In, poller.GetReturnedEvents(1));
             Assert.Equal(PollEvents.None, poller.GetReturnedEvents(0));
-            Assert.Equal("one", pulls[1].RecvString(RecvFlags.DontWait));
-            Assert.Equal("three", pulls[3].RecvString(RecvFlags.DontWait));
+            Assert.True(pulls[1].TryRecvString(out string? one));
+            Assert.Equal("one", one);
+            Assert.True(pulls[3].TryRecvString(out string? three));
+            Assert.Equal("three", three);
 
             // Drained: nothing is ready any more.
             Assert.Equal(0, poller.Poll(TimeSpan.Zero));
@@ -179,6 +181,24 @@ namespace NetZeroMQ.Tests
             Assert.Equal(1, poller.Count);
             Assert.Throws<ArgumentNullException>(() => poller.Add(null!, PollEvents.In));
             Assert.Throws<ArgumentException>(() => poller.Add(Zmq.NewSocket(context, SocketType.Pull), PollEvents.None));
+        }
+
+        [Fact]
+        public void GetReturnedEvents_IndexOfNoSocket_ThrowsArgumentOutOfRangeNamingIndex()
+        {
+            using Context context = Zmq.NewContext();
+            using Socket socket = Zmq.NewSocket(context, SocketType.Pull);
+            using var poller = new Poller();
+            poller.Add(socket, PollEvents.In);
+            poller.Poll(0);
+
+            Assert.Equal(PollEvents.None, poller.GetReturnedEvents(0));
+            foreach (int index in new[] { -1, 1 })
+            {
+                Assert.Equal("index", Assert.Throws<ArgumentOutOfRangeException>(() => poller.GetReturnedEvents(index)).ParamName);
+                Assert.Equal("index", Assert.Throws<ArgumentOutOfRangeException>(() => poller.IsReadable(index)).ParamName);
+                Assert.Equal("index", Assert.Throws<ArgumentOutOfRangeException>(() => poller.IsWritable(index)).ParamName);
+            }
         }
 
         [Fact]

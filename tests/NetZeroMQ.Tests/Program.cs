@@ -18,9 +18,24 @@ namespace NetZeroMQ.Tests
                 return 2;
             }
 
+            if (args[1] == OptionLimits.OptionLimitCases.Scenario)
+            {
+                return OptionLimits.OptionLimitCases.Child(args[2..]);
+            }
+
             if (Reliability.ReliabilityChildScenarios.TryRun(args[1], args[2..], out int exitCode))
             {
                 return exitCode;
+            }
+
+            if (Races.MessageRaceScenarios.TryRun(args[1], args[2..], out exitCode))
+            {
+                return exitCode;
+            }
+
+            if (args[1] == LibzmqLoadingTests.Scenario)
+            {
+                return LibzmqLoadingTests.Child(args[2..]);
             }
 
             return args.Length == 2 ? ChildScenarios.Run(args[1]) : 2;
@@ -45,6 +60,10 @@ namespace NetZeroMQ.Tests
 
                         Console.WriteLine("no exception");
                         return 1;
+
+                    case RuntimeTests.ChildScenario:
+                        Console.WriteLine(System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription);
+                        return 0;
 
                     case "load-libzmq":
                         using (new Context())
@@ -109,6 +128,18 @@ namespace NetZeroMQ.Tests
                         }
 
                         Console.WriteLine("survived");
+                        return 0;
+
+                    case "bind-ipc-wildcard":
+                        // libzmq makes the wildcard's path in the directory TMPDIR names (the parent sets it): whether that
+                        // path fits in sockaddr_un is known only then, so it is libzmq's error, not the endpoint check's.
+                        using (var context = new Context { DefaultLinger = TimeSpan.Zero })
+                        using (var socket = new Socket(context, SocketType.Pull))
+                        {
+                            socket.Bind("ipc://*");
+                            Console.WriteLine("bound " + socket.LastEndpoint);
+                        }
+
                         return 0;
 
                     default:

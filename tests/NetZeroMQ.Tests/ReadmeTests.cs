@@ -7,15 +7,19 @@ using Xunit;
 
 namespace NetZeroMQ.Tests
 {
-    /// <summary>The README's quick start is samples/QuickStart/Program.cs, which the build compiles; these tests keep them equal and run it.</summary>
+    /// <summary>The READMEs' quick start is samples/QuickStart/Program.cs, which the build compiles; these tests keep them equal and run it.</summary>
     public class ReadmeTests
     {
-        [Fact]
-        public void QuickStart_ReadmeBlock_IsTheCompiledSample()
+        /// <summary>The repository README and the one the package page shows.</summary>
+        public static TheoryData<string> Readmes() => new() { "README.md", Documentation.DocumentationFiles.PackageReadme.RelativePath };
+
+        [Theory]
+        [MemberData(nameof(Readmes))]
+        public void QuickStart_ReadmeBlock_IsTheCompiledSample(string file)
         {
-            string readme = File.ReadAllText(Path.Combine(Repository.Root, "README.md"));
+            string readme = File.ReadAllText(Path.Combine(Repository.Root, file)).Replace("\r\n", "\n");
             Match block = Regex.Match(readme, "## Quick start.*?```csharp\\n(.*?)```", RegexOptions.Singleline);
-            Assert.True(block.Success, "README.md has no ```csharp block under '## Quick start'");
+            Assert.True(block.Success, file + " has no ```csharp block under '## Quick start'");
             string sample = File.ReadAllText(Path.Combine(Repository.Root, "samples", "QuickStart", "Program.cs"));
             Assert.Equal(Normalize(sample), Normalize(block.Groups[1].Value));
         }

@@ -68,7 +68,14 @@ namespace NetZeroMQ.Tests
                 [nameof(SocketOptions.ConnectTimeout)] = (SocketType.Dealer, s => RoundTrip(s, SocketOptions.ConnectTimeout, TimeSpan.FromMilliseconds(750))),
                 [nameof(SocketOptions.TcpMaxRetransmitTimeout)] = (SocketType.Dealer, s => RoundTrip(s, SocketOptions.TcpMaxRetransmitTimeout, TimeSpan.FromMilliseconds(9000))),
                 [nameof(SocketOptions.MulticastMaxTpdu)] = (SocketType.Pub, s => RoundTrip(s, SocketOptions.MulticastMaxTpdu, 1400)),
-                [nameof(SocketOptions.UseFd)] = (SocketType.Router, s => RoundTrip(s, SocketOptions.UseFd, 1000)),
+                [nameof(SocketOptions.UseFd)] = (SocketType.Router, s =>
+                {
+                    // UseFd takes only a listening socket (anything else would abort libzmq at Bind); this one is never bound.
+                    using var listener = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Tcp);
+                    listener.Bind(new System.Net.IPEndPoint(System.Net.IPAddress.Loopback, 0));
+                    listener.Listen(1);
+                    RoundTrip(s, SocketOptions.UseFd, (int)listener.SafeHandle.DangerousGetHandle());
+                }),
                 [nameof(SocketOptions.GssapiPrincipalNameType)] = (SocketType.Dealer, s => RoundTrip(s, SocketOptions.GssapiPrincipalNameType, 1)),
                 [nameof(SocketOptions.GssapiServicePrincipalNameType)] = (SocketType.Dealer, s => RoundTrip(s, SocketOptions.GssapiServicePrincipalNameType, 2)),
                 [nameof(SocketOptions.BindToDevice)] = (SocketType.Dealer, s => RoundTrip(s, SocketOptions.BindToDevice, "lo")),
@@ -210,7 +217,7 @@ namespace NetZeroMQ.Tests
             Assert.Equal((int)SocketType.Router, socket.GetOption(SocketOptions.Type));
             Assert.Equal(0, socket.GetOption(SocketOptions.Mechanism));
             Assert.False(socket.GetOption(SocketOptions.ThreadSafe));
-            Assert.False(socket.GetOption(SocketOptions.ReceiveMore));
+            Assert.False(socket.GetOption(SocketOptions.HasMore));
             Assert.Equal(string.Empty, socket.GetOption(SocketOptions.LastEndpoint));
             Assert.Equal(0, socket.GetOption(SocketOptions.Events) & (int)PollEvents.In);
 
@@ -322,7 +329,7 @@ namespace NetZeroMQ.Tests
         {
             using Context context = Zmq.NewContext();
             using Socket socket = new Socket(context, SocketType.Dealer);
-            var bogus = new SocketOption<int>(9999, "Bogus");
+            var bogus = SocketOption.Int32(9999, "Bogus");
 
             ZmqException e = Assert.Throws<ZmqException>(() => socket.SetOption(bogus, 1));
 
@@ -337,7 +344,7 @@ namespace NetZeroMQ.Tests
         {
             using Context context = Zmq.NewContext();
             using Socket socket = new Socket(context, SocketType.Dealer);
-            var bogus = new SocketOption<int>(9999, "Bogus");
+            var bogus = SocketOption.Int32(9999, "Bogus");
 
             ZmqException e = Assert.Throws<ZmqException>(() => socket.GetOption(bogus));
 
@@ -523,12 +530,41 @@ namespace NetZeroMQ.Tests
 
         private static void RoundTrip<T>(Socket socket, SocketOption<T> option, T value)
         {
-            T before = socket.GetOption(option);
+            T before = Get(socket, option);
             Assert.NotEqual(value, before); // the value must differ from the default, or the round trip proves nothing
 
-            socket.SetOption(option, value);
+            Set(socket, option, value);
 
-            Assert.Equal(value, socket.GetOption(option));
+            Assert.Equal(value, Get(socket, option));
+        }
+
+        /// <summary>The typed GetOption overload of <paramref name="option"/>'s value type, from generic test code.</summary>
+        private static T Get<T>(Socket socket, SocketOption<T> option) => (T)((object)option switch
+        {
+            SocketOption<int> key => socket.GetOption(key),
+            SocketOption<long> key => socket.GetOption(key),
+            SocketOption<ulong> key => socket.GetOption(key),
+            SocketOption<bool> key => socket.GetOption(key),
+            SocketOption<TimeSpan> key => socket.GetOption(key),
+            SocketOption<string> key => socket.GetOption(key),
+            SocketOption<byte[]> key => (object)socket.GetOption(key),
+            _ => throw new NotSupportedException(typeof(T).Name),
+        });
+
+        /// <summary>The typed SetOption overload of <paramref name="option"/>'s value type, from generic test code.</summary>
+        private static void Set<T>(Socket socket, SocketOption<T> option, T value)
+        {
+            switch ((object)option, (object?)value)
+            {
+                case (SocketOption<int> key, int v): socket.SetOption(key, v); break;
+                case (SocketOption<long> key, long v): socket.SetOption(key, v); break;
+                case (SocketOption<ulong> key, ulong v): socket.SetOption(key, v); break;
+                case (SocketOption<bool> key, bool v): socket.SetOption(key, v); break;
+                case (SocketOption<TimeSpan> key, TimeSpan v): socket.SetOption(key, v); break;
+                case (SocketOption<string> key, string v): socket.SetOption(key, v); break;
+                case (SocketOption<byte[]> key, byte[] v): socket.SetOption(key, v); break;
+                default: throw new NotSupportedException(typeof(T).Name);
+            }
         }
 
         private static byte[] Key(byte seed) => Enumerable.Range(0, 32).Select(i => (byte)(seed * 31 + i)).ToArray();
@@ -556,14 +592,14 @@ namespace NetZeroMQ.Tests
             }
         }
 
-        /// <summary>Calls Socket.GetOption&lt;T&gt; or SetOption&lt;T&gt; on the option named, with a default value, unwrapping reflection.</summary>
+        /// <summary>Calls the Socket.GetOption or SetOption overload of the option named, with a default value, unwrapping reflection.</summary>
         private static void Invoke(string method, Socket socket, string option)
         {
             object key = Keys().Single(k => k.Name == option).Key;
             Type valueType = key.GetType().GetGenericArguments()[0];
-            MethodInfo generic = typeof(Socket).GetMethods()
-                .Single(m => m.Name == method && m.IsGenericMethodDefinition)
-                .MakeGenericMethod(valueType);
+            MethodInfo generic = typeof(Socket).GetMethods().Single(m => m.Name == method
+                && m.GetParameters()[0].ParameterType == key.GetType()
+                && (method == nameof(Socket.GetOption) || m.GetParameters()[1].ParameterType == valueType));
             object? value = valueType == typeof(string) ? "x" : valueType == typeof(byte[]) ? new byte[] { 1 }
                 : Activator.CreateInstance(valueType);
             object?[] arguments = method == nameof(Socket.GetOption) ? new[] { key } : new[] { key, value };

@@ -1,9 +1,13 @@
+using System;
 using Perfolizer.Horology;
 using BenchmarkDotNet.Jobs;
 
 namespace NetZeroMQ.Benchmarks.Configs;
 
-/// <summary>The two run lengths: the default (BenchmarkDotNet's automatic warm-up and 15-100 iterations) and --quick.</summary>
+/// <summary>
+/// The run lengths: the default (BenchmarkDotNet's automatic warm-up and 15-100 iterations), --quick, and BenchmarkDotNet's
+/// presets for --job.
+/// </summary>
 public static class BenchmarkJobs
 {
     /// <summary>Statistically meaningful numbers; use this for anything published.</summary>
@@ -19,4 +23,22 @@ public static class BenchmarkJobs
         .WithWarmupCount(1)
         .WithIterationCount(3)
         .WithIterationTime(TimeInterval.FromMilliseconds(200));
+
+    /// <summary>The names --job accepts (BenchmarkDotNet's own preset names; "default" is <see cref="Full"/>).</summary>
+    public static string[] Names { get; } = { "default", "dry", "short", "medium", "long", "verylong" };
+
+    /// <summary>
+    /// The job of a --job name. BenchmarkDotNet's own --job cannot be handed on: a config that defines its default job, as
+    /// BenchmarkConfig does, overrides it silently, so the preset is chosen here instead.
+    /// </summary>
+    public static Job Named(string name) => name switch
+    {
+        "default" => Full,
+        "dry" => Job.Dry,
+        "short" => Job.ShortRun,
+        "medium" => Job.MediumRun,
+        "long" => Job.LongRun,
+        "verylong" => Job.VeryLongRun,
+        _ => throw new ArgumentOutOfRangeException(nameof(name), name, "one of: " + string.Join(", ", Names)),
+    };
 }

@@ -1,4 +1,6 @@
 using System;
+using System.CommandLine;
+using NetZeroMQ.Benchmarks.Cli;
 using NetZeroMQ.Benchmarks.Transfer;
 
 namespace NetZeroMQ.Benchmarks.Modes;
@@ -14,7 +16,12 @@ public static class AllocationTestMode
     private const int SmallMessage = 64;
     private const int LargeMessage = 131072;
 
-    public static int Run(CliArguments arguments)
+    public static Command Command { get; } = CliOptions.Mode(
+        "--alloc-test",
+        "managed bytes per message on the sender and the receiving thread, for every strategy and mode; exit 1 if an allocation-free path allocates",
+        Run);
+
+    private static int Run(ParseResult options)
     {
         int failures = 0;
         Console.WriteLine("Managed bytes per message (GC.GetAllocatedBytesForCurrentThread on the sender thread and on the receiving thread).");

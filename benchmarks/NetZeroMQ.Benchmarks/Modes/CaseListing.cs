@@ -1,23 +1,19 @@
 using System;
+using System.Collections.Generic;
 using System.Linq;
-using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Running;
 
 namespace NetZeroMQ.Benchmarks.Modes;
 
 /// <summary>
-/// Printed after BenchmarkDotNet's "--list flat" (which names methods only): every case with its parameters, i.e. the names
-/// results are published under.
+/// Printed after BenchmarkDotNet's "--list flat" (which names methods only): every selected case with its parameters, i.e. the
+/// names results are published under.
 /// </summary>
 public static class CaseListing
 {
-    public static void Print(IConfig config)
+    public static void Print(IReadOnlyList<BenchmarkRunInfo> selection)
     {
-        var cases = typeof(CaseListing).Assembly.GetTypes()
-            .Where(t => t.Namespace == "NetZeroMQ.Benchmarks" && t.IsClass && !t.IsAbstract && t.Name.EndsWith("Benchmarks", StringComparison.Ordinal))
-            .OrderBy(t => t.Name, StringComparer.Ordinal)
-            .SelectMany(t => BenchmarkConverter.TypeToBenchmarks(t, config).BenchmarksCases)
-            .ToList();
+        var cases = selection.SelectMany(info => info.BenchmarksCases).ToList();
         Console.WriteLine();
         Console.WriteLine($"Cases ({cases.Count}):");
         foreach (BenchmarkCase benchmarkCase in cases)

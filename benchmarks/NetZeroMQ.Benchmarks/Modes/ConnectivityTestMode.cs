@@ -1,7 +1,9 @@
 using System;
 using System.Collections.Generic;
+using System.CommandLine;
 using System.Diagnostics;
 using System.Text;
+using NetZeroMQ.Benchmarks.Cli;
 using NetZeroMQ.Benchmarks.Transfer;
 
 namespace NetZeroMQ.Benchmarks.Modes;
@@ -16,7 +18,10 @@ public static class ConnectivityTestMode
     private const int BatchSize = 1000;
     private const int MessageSize = 64;
 
-    public static int Run(CliArguments arguments)
+    public static Command Command { get; } = CliOptions.Mode(
+        "--test", "every pattern over every transport connects and moves checked data; exit 1 on any failure", Run);
+
+    private static int Run(ParseResult options)
     {
         int failures = 0;
         foreach (Pattern pattern in Enum.GetValues<Pattern>())

@@ -1,52 +1,84 @@
 using System;
+using System.CommandLine;
 using System.Globalization;
+using NetZeroMQ.Benchmarks.Cli;
 using NetZeroMQ.Benchmarks.Transfer;
 
 namespace NetZeroMQ.Benchmarks.Modes;
 
 /// <summary>
-/// --cell (hidden, used by --native): one cell measured with the method of benchmarks/native (nzmq_native.c) and
-/// /work/shared/perf/README.md: one context, two threads (this one receives, the sender thread sends), the receiver binds,
-/// LINGER 0, send/receive timeouts, default HWM, XPUB_NODROP; zero-length warm-up until one arrives; clock from the sender's
-/// first timed send to the receiver's last timed receive; payload bytes checked. Prints one key=value line.
+/// --cell (run by --native, one child process per cell and round): one cell measured with the method of the native program
+/// (benchmarks/native/nzmq_native.c, described in its README): one context, two threads (this one receives, the sender thread
+/// sends), the receiver binds, LINGER 0, send/receive timeouts, default HWM, XPUB_NODROP; zero-length warm-up until one
+/// arrives; clock from the sender's first timed send to the receiver's last timed receive; payload bytes checked. Prints one
+/// key=value line in the native program's format.
 /// One addition the C program does not need: an untimed batch of --jit-warmup messages (default: count) on the same sockets
 /// before the timed one, so that the JIT has tiered the hot paths up; without it the first ~100 ms run unoptimised code.
 /// --api msg: Message.Rebuild(payload) + Send(Message), Recv into one reused Message (native "msg").
 /// --api buf: Send(span), Recv(span) into a buffer larger than the message (native "buf").
-/// Exit codes as the C program: 0 ok, 1 usage, 2 setup error, 3 run failed.
+/// --api zc: SendZeroCopy(ReadOnlyMemory), Recv into one reused Message (native "zc").
+/// Exit codes: 0 ok, 2 usage or setup error, 3 run failed (the C program uses 1 for usage errors; --native treats every
+/// non-zero code as a failed run).
 /// </summary>
 public static class NativeCellMode
 {
-    public static int Run(CliArguments arguments)
+    private static readonly Option<Pattern> s_pattern = CliOptions.Enum("--pattern", Pattern.PushPull, "socket pair");
+    private static readonly Option<Transport> s_transport = CliOptions.Enum("--transport", Transport.Tcp, "transport");
+    private static readonly Option<int> s_size = CliOptions.Int("--size", 64, "message size in bytes");
+    private static readonly Option<int> s_count = CliOptions.Int("--count", 100_000, "timed messages");
+    private static readonly Option<ReceiveMode> s_mode = CliOptions.Enum("--mode", ReceiveMode.Blocking, "how the receiving thread waits");
+    private static readonly Option<string> s_api = CliOptions.OneOf("--api", "msg", "which calls move the payload (see --native --apis)", "msg", "buf", "zc");
+    private static readonly Option<int> s_timeoutMs = CliOptions.Int("--timeout-ms", 20_000, "send/receive timeout and longest wait without progress, in milliseconds");
+    private static readonly Option<int?> s_jitWarmup = CliOptions.OptionalInt(
+        "--jit-warmup", "messages per untimed batch before the timed one, 0 for none [default: --count]", minimum: 0);
+    private static readonly Option<double> s_jitWarmupSeconds = CliOptions.PositiveDouble(
+        "--jit-warmup-seconds", 2.0, "untimed batches go on for at least this long, so that the JIT has tiered up");
+    private static readonly Option<bool> s_unchecked = CliOptions.Flag("--unchecked", "concurrency checks off (NetZeroMQ.DisableConcurrentUseDetection)");
+
+    public static Command Command { get; } = CliOptions.Mode(
+        "--cell",
+        "(run by --native) one cell with the native program's method; prints one key=value line",
+        Run,
+        s_pattern,
+        s_transport,
+        s_size,
+        s_count,
+        s_mode,
+        s_api,
+        s_timeoutMs,
+        s_jitWarmup,
+        s_jitWarmupSeconds,
+        s_unchecked);
+
+    private static int Run(ParseResult options)
     {
-        if (arguments.Has("--unchecked"))
+        if (options.GetValue(s_unchecked))
         {
             // Must happen before the first NetZeroMQ object: the switch is read once per process.
             AppContext.SetSwitch(ConcurrencyChecks.DisableSwitchName, true);
         }
 
-        Pattern pattern = CliArguments.ParseEnum<Pattern>("--pattern", arguments.String("--pattern", "pushpull"));
-        Transport transport = CliArguments.ParseEnum<Transport>("--transport", arguments.String("--transport", "tcp"));
-        int size = arguments.Int("--size", 64);
-        int count = arguments.Int("--count", 100_000);
-        string modeName = arguments.String("--mode", "blocking");
-        ReceiveMode mode = CliArguments.ParseEnum<ReceiveMode>("--mode", modeName);
-        string api = arguments.String("--api", "msg");
+        Pattern pattern = options.GetValue(s_pattern);
+        Transport transport = options.GetValue(s_transport);
+        int size = options.GetValue(s_size);
+        int count = options.GetValue(s_count);
+        ReceiveMode mode = options.GetValue(s_mode);
+        string api = options.GetValue(s_api)!;
         BufferStrategy strategy = api switch
         {
             "msg" => BufferStrategy.Message,
             "buf" => BufferStrategy.Span,
             "zc" => BufferStrategy.MessageZeroCopy,
-            _ => throw new UsageException("--api: msg, buf or zc"),
+            _ => throw new InvalidOperationException("--api accepted '" + api + "'"), // the parser admits only the three above
         };
-        int timeoutMs = arguments.Int("--timeout-ms", 20_000);
-        int jitWarmup = arguments.Has("--jit-warmup") ? int.Parse(arguments.Value("--jit-warmup")!, CultureInfo.InvariantCulture) : count;
+        int timeoutMs = options.GetValue(s_timeoutMs);
+        int jitWarmup = options.GetValue(s_jitWarmup) ?? count;
 
         // Tiered compilation promotes the hot paths after a delay that keeps being extended while new methods are compiled:
         // measured here, a 0.3 s warm-up still left Socket.Send/Recv in tier-0 code (0.80 of native at inproc 64 B, against
         // 0.88 after 2 s or with tiering off). The steady state is what users run, so the untimed batches go on for at least
         // this long (the C program has nothing to warm up).
-        double warmupSeconds = arguments.Double("--jit-warmup-seconds", 2.0);
+        double warmupSeconds = options.GetValue(s_jitWarmupSeconds);
 
         TransferRig rig;
         try
@@ -75,7 +107,7 @@ public static class NativeCellMode
                 TimedBatch batch = rig.RunTimedBatch(count);
                 Console.WriteLine(string.Create(
                     CultureInfo.InvariantCulture,
-                    $"pattern={Name(pattern)} transport={Name(transport)} size={size} count={count} mode={modeName} api={api} hwm=default " +
+                    $"pattern={CliOptions.NameOf(pattern)} transport={CliOptions.NameOf(transport)} size={size} count={count} mode={CliOptions.NameOf(mode)} api={api} hwm=default " +
                     $"seconds={batch.Seconds:F6} msg_per_sec={batch.MessagesPerSecond:F0} mb_per_sec={batch.MessagesPerSecond * size / 1e6:F1} " +
                     $"send_seconds={batch.SendSeconds:F6} cpus={Environment.ProcessorCount} libzmq={Context.Version} " +
                     $"runtime=.NET{Environment.Version} jit_warmup={jitWarmup}x{warmupBatches}"));
@@ -88,7 +120,4 @@ public static class NativeCellMode
             }
         }
     }
-
-    private static string Name<T>(T value)
-        where T : struct, Enum => value.ToString().ToLowerInvariant();
 }

@@ -1,49 +1,77 @@
 using System;
 using System.Collections.Generic;
+using System.CommandLine;
 using System.Globalization;
 using System.IO;
 using System.Linq;
-using System.Text;
+using NetZeroMQ.Benchmarks.Cli;
+using NetZeroMQ.Benchmarks.Transfer;
 
 namespace NetZeroMQ.Benchmarks.Modes;
 
 /// <summary>
-/// --native: NetZeroMQ against plain C on the same libzmq, as /work/shared/perf/README.md asks. Builds benchmarks/native, then
-/// for each cell runs interleaved rounds (native, .NET, native, .NET, ...), each a fresh child process with the same count, both
-/// under "taskset -c 0" with --pin. Prints the median msg/s of each side, their spread ((max - min) / median) and the ratio
-/// .NET / native. The count comes from a native pilot run (--seconds of work, default 0.3) unless --count is given.
+/// --native: NetZeroMQ against plain C on the same libzmq. Builds benchmarks/native, then for each cell runs interleaved rounds
+/// (native, .NET, native, .NET, ...), each a fresh child process with the same count, both under "taskset -c 0" with --pin.
+/// Interleaving in one sitting matters on a shared VM: ratios built from numbers taken minutes apart are not trustworthy.
+/// Prints the median msg/s of each side, their spread ((max - min) / median) and the ratio .NET / native. The count comes
+/// from a native pilot run (--seconds of work, default 0.3) unless --count is given.
 /// </summary>
 public static class NativeComparisonMode
 {
     private static readonly TimeSpan ChildTimeout = TimeSpan.FromMinutes(2);
 
-    public static int Run(CliArguments arguments)
+    private static readonly Option<bool> s_pin = CliOptions.Flag("--pin", "run both sides under taskset -c 0 (every thread on CPU 0): the reproducible ratio");
+    private static readonly Option<bool> s_unchecked = CliOptions.Flag("--unchecked", "run the .NET side with the concurrency checks off (NetZeroMQ.DisableConcurrentUseDetection)");
+    private static readonly Option<bool> s_mallocNeutral = CliOptions.Flag(
+        "--malloc-neutral", "set MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ to 1e9 for both processes (removes glibc's trimming noise at 64 KiB+)");
+    private static readonly Option<int> s_rounds = CliOptions.Int("--rounds", 5, "interleaved rounds per cell; the table shows medians");
+    private static readonly Option<IReadOnlyList<int>> s_sizes = CliOptions.IntList("--sizes", "64,1024,65536", "message sizes in bytes");
+    private static readonly Option<IReadOnlyList<string>> s_patterns = CliOptions.ListOf(
+        "--patterns", "pushpull,pubsub,routerrouter", "socket pairs", Enum.GetValues<Pattern>().Select(CliOptions.NameOf).ToArray());
+    private static readonly Option<IReadOnlyList<string>> s_transports = CliOptions.ListOf(
+        "--transports", "inproc,tcp", "transports", Enum.GetValues<Transport>().Select(CliOptions.NameOf).ToArray());
+    private static readonly Option<IReadOnlyList<string>> s_apis = CliOptions.ListOf(
+        "--apis", "msg,buf", "msg: Message vs zmq_msg_*; buf: spans vs zmq_send/zmq_recv; zc: SendZeroCopy vs zmq_msg_init_data", "msg", "buf", "zc");
+    private static readonly Option<IReadOnlyList<string>> s_modes = CliOptions.ListOf(
+        "--modes", "blocking", "receive modes (the ones the native program has)", "blocking", "nonblocking", "poller");
+    private static readonly Option<int?> s_count = CliOptions.OptionalInt("--count", "messages per run, the same for both sides [default: from a native pilot run]");
+    private static readonly Option<double> s_seconds = CliOptions.PositiveDouble("--seconds", 0.3, "native seconds of work that the pilot run sizes the count for");
+
+    public static Command Command { get; } = CliOptions.Mode(
+        "--native",
+        "NetZeroMQ against native C on the same libzmq: interleaved child processes, markdown table; exit 3 if a run failed",
+        Run,
+        s_pin,
+        s_unchecked,
+        s_mallocNeutral,
+        s_rounds,
+        s_sizes,
+        s_patterns,
+        s_transports,
+        s_apis,
+        s_modes,
+        s_count,
+        s_seconds);
+
+    private static int Run(ParseResult options)
     {
-        bool pin = arguments.Has("--pin");
-        bool unchecked_ = arguments.Has("--unchecked");
+        bool pin = options.GetValue(s_pin);
+        bool unchecked_ = options.GetValue(s_unchecked);
 
         // glibc returns freed heap memory to the kernel once the free top exceeds 128 KiB and maps chunks of 128 KiB and
         // more; with large messages that costs page faults on every message, and how much depends on which malloc arena each
         // process's sending thread lands in, not on the binding. --malloc-neutral turns both off for both processes alike.
-        IReadOnlyDictionary<string, string>? environment = arguments.Has("--malloc-neutral")
+        IReadOnlyDictionary<string, string>? environment = options.GetValue(s_mallocNeutral)
             ? new Dictionary<string, string> { ["MALLOC_TRIM_THRESHOLD_"] = "1000000000", ["MALLOC_MMAP_THRESHOLD_"] = "1000000000" }
             : null;
-        int rounds = arguments.Int("--rounds", 5);
-        var sizes = arguments.IntList("--sizes", "64,1024,65536");
-        var patterns = arguments.List("--patterns", "pushpull,pubsub,routerrouter");
-        var transports = arguments.List("--transports", "inproc,tcp");
-        var apis = arguments.List("--apis", "msg,buf");
-        var modes = arguments.List("--modes", "blocking");
-        int? fixedCount = arguments.Value("--count") is not null ? arguments.Int("--count", 0) : null;
-        double seconds = arguments.Double("--seconds", 0.3);
-        foreach (string api in apis)
-        {
-            if (api is not ("msg" or "buf" or "zc"))
-            {
-                throw new UsageException("--apis: any of msg, buf, zc");
-            }
-        }
-
+        int rounds = options.GetValue(s_rounds);
+        IReadOnlyList<int> sizes = options.GetValue(s_sizes)!;
+        IReadOnlyList<string> patterns = options.GetValue(s_patterns)!;
+        IReadOnlyList<string> transports = options.GetValue(s_transports)!;
+        IReadOnlyList<string> apis = options.GetValue(s_apis)!;
+        IReadOnlyList<string> modes = options.GetValue(s_modes)!;
+        int? fixedCount = options.GetValue(s_count);
+        double seconds = options.GetValue(s_seconds);
         if (pin && !NativeProgram.OnPath("taskset"))
         {
             Console.Error.WriteLine("error: --pin needs taskset (Debian: util-linux)");
@@ -122,7 +150,10 @@ public static class NativeComparisonMode
         Console.Error.WriteLine("  " + result.Error.Replace("\n", "\n  ", StringComparison.Ordinal));
     }
 
-    /// <summary>Count for about <paramref name="seconds"/> of native work, from a short native run (as run_matrix.sh does).</summary>
+    /// <summary>
+    /// Count for about <paramref name="seconds"/> of native work, from a short native run: long enough that the first message's
+    /// latency and the clock's resolution do not matter, short enough that many interleaved rounds fit in a few minutes.
+    /// </summary>
     private static int PilotCount(string native, string[] cell, int size, double seconds, bool pin)
     {
         int pilot = size <= 64 ? 100_000 : size <= 1024 ? 50_000 : 3_000;

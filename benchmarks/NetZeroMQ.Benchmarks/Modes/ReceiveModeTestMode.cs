@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
-using System.Linq;
+using System.CommandLine;
+using NetZeroMQ.Benchmarks.Cli;
 using NetZeroMQ.Benchmarks.Transfer;
 
 namespace NetZeroMQ.Benchmarks.Modes;
@@ -9,15 +10,28 @@ namespace NetZeroMQ.Benchmarks.Modes;
 /// --mode-test: a quick Stopwatch comparison of the receive modes (PushPull, span buffers), timed like the native program
 /// (sender's first send to receiver's last receive), median of a few rounds after an untimed batch that lets the JIT tier up.
 /// Not a substitute for BenchmarkDotNet's ReceiveModeBenchmarks; good for a look in seconds.
-/// Options: --transports inproc,tcp --sizes 64,1024 --rounds 3 --count N (default 200,000 for <= 1 KiB, 20,000 above).
 /// </summary>
 public static class ReceiveModeTestMode
 {
-    public static int Run(CliArguments arguments)
+    private static readonly Option<IReadOnlyList<Transport>> s_transports = CliOptions.EnumList<Transport>("--transports", "inproc,tcp", "transports to compare over");
+    private static readonly Option<IReadOnlyList<int>> s_sizes = CliOptions.IntList("--sizes", "64,1024", "message sizes in bytes");
+    private static readonly Option<int> s_rounds = CliOptions.Int("--rounds", 3, "timed batches per cell; the table shows their median");
+    private static readonly Option<int?> s_count = CliOptions.OptionalInt("--count", "messages per timed batch [default: 200,000 up to 1 KiB, 20,000 above]");
+
+    public static Command Command { get; } = CliOptions.Mode(
+        "--mode-test",
+        "the receive modes compared with a Stopwatch (PushPull, span buffers), markdown table; a look in seconds",
+        Run,
+        s_transports,
+        s_sizes,
+        s_rounds,
+        s_count);
+
+    private static int Run(ParseResult options)
     {
-        var transports = arguments.List("--transports", "inproc,tcp").Select(t => CliArguments.ParseEnum<Transport>("--transports", t)).ToList();
-        var sizes = arguments.IntList("--sizes", "64,1024");
-        int rounds = arguments.Int("--rounds", 3);
+        IReadOnlyList<Transport> transports = options.GetValue(s_transports)!;
+        IReadOnlyList<int> sizes = options.GetValue(s_sizes)!;
+        int rounds = options.GetValue(s_rounds);
         Console.WriteLine($"PushPull, receive modes compared; median of {rounds} rounds; {Environment.ProcessorCount} CPUs visible");
         Console.WriteLine();
         Console.WriteLine("| transport | size | mode | count | msg/s (median) | spread | vs Blocking |");
@@ -26,7 +40,7 @@ public static class ReceiveModeTestMode
         {
             foreach (int size in sizes)
             {
-                int count = arguments.Int("--count", size <= 1024 ? 200_000 : 20_000);
+                int count = options.GetValue(s_count) ?? (size <= 1024 ? 200_000 : 20_000);
                 double blocking = 0;
                 foreach (ReceiveMode mode in Enum.GetValues<ReceiveMode>())
                 {

@@ -1,6 +1,6 @@
 namespace NetZeroMQ.Benchmarks.Transfer;
 
-/// <summary>The socket pairs measured, named sender-receiver as in /work/shared/perf/README.md.</summary>
+/// <summary>The socket pairs measured, named sender-receiver as the native program (benchmarks/native) names them.</summary>
 public enum Pattern
 {
     /// <summary>PUSH (connects) to PULL (binds).</summary>

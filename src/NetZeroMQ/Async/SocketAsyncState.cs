@@ -4,8 +4,9 @@ using System.Threading;
 namespace NetZeroMQ
 {
     /// <summary>
-    /// A socket's async side: its <c>ZMQ_FD</c> registration with the <see cref="Reactor"/> and its two pending operations.
-    /// Made on the first async call that has to wait.
+    /// A socket's async side: its <c>ZMQ_FD</c> registration with the <see cref="Reactor"/>, its two pending operations and the
+    /// scratch message that frame receives wait with. Made on the first async call that has to wait, and attached to the socket
+    /// (<see cref="SocketLease.Attach"/>) for the rest of its life.
     /// </summary>
     /// <remarks>
     /// <para>Who touches the socket: only a thread that holds its guard. That is the thread of any call on the socket (every
@@ -15,26 +16,61 @@ namespace NetZeroMQ
     /// <para>When the reactor finds the guard taken, it sets <see cref="_deferred"/> and tries once more; the holder releases
     /// the guard with a full fence and then looks at the flag, so one of the two always runs the retry.</para>
     /// </remarks>
-    internal sealed class SocketAsyncState
+    internal sealed class SocketAsyncState : SocketAttachment
     {
         private readonly Socket _socket;
         private readonly int _token;
         private int _deferred;
         private int _unregistered;
 
-        internal SocketAsyncState(Socket socket, nint fd)
+        /// <summary>What RecvBytesAsync and its siblings receive into when they have to wait (see <see cref="Scratch"/>).</summary>
+        private Message? _scratch;
+
+        private SocketAsyncState(SocketLease lease)
         {
-            _socket = socket;
-            Receive = new AsyncOperation(socket, isSend: false);
-            Send = new AsyncOperation(socket, isSend: true);
-            _token = Reactor.Shared.Register(fd, this);
+            _socket = lease.Socket;
+            Receive = new AsyncOperation(isSend: false);
+            Send = new AsyncOperation(isSend: true);
+            _token = Reactor.Shared.Register(lease.Fd, this);
         }
 
         internal AsyncOperation Receive { get; }
 
         internal AsyncOperation Send { get; }
 
+        /// <summary>
+        /// The message a waiting frame receive (RecvBytesAsync, RecvStringAsync, RecvPooledAsync) receives into, made on first
+        /// need; the frame is copied out under the same hold of the socket, so one message serves every such receive and none
+        /// allocates a native message of its own. Only the holder of the socket's guard touches it.
+        /// </summary>
+        internal Message Scratch => _scratch ??= new Message();
+
         internal bool HasPending => Receive.IsPending || Send.IsPending;
+
+        /// <summary>The socket's async side, made and attached on first need; the caller holds <paramref name="lease"/>.</summary>
+        internal static SocketAsyncState Of(SocketLease lease)
+        {
+            if (lease.Attachment is SocketAsyncState state)
+            {
+                return state;
+            }
+
+            state = new SocketAsyncState(lease);
+            lease.Attach(state);
+            return state;
+        }
+
+        /// <summary>
+        /// Makes <paramref name="transfer"/> the socket's pending send or receive; returns that operation and, in
+        /// <paramref name="token"/>, the token of the task to hand out.
+        /// </summary>
+        /// <exception cref="System.InvalidOperationException">An operation in that direction is pending already.</exception>
+        internal AsyncOperation Start(in AsyncTransfer transfer, CancellationToken cancellationToken, out short token)
+        {
+            AsyncOperation op = transfer.IsSend ? Send : Receive;
+            token = op.Start(transfer, cancellationToken);
+            return op;
+        }
 
         /// <summary>Reactor thread: the descriptor is readable.</summary>
         internal void OnReadable()
@@ -48,23 +84,49 @@ namespace NetZeroMQ
         /// <summary>Retries the pending operations from a thread that does not hold the guard.</summary>
         internal void RetryFromOutside()
         {
-            if (!_socket.TryEnterForAsync())
+            if (!_socket.TryLeaseForMachinery(out SocketLease lease))
             {
                 Interlocked.Exchange(ref _deferred, 1);
-                if (!_socket.TryEnterForAsync())
+                if (!_socket.TryLeaseForMachinery(out lease))
                 {
                     return; // the holder sees _deferred after releasing the guard and retries then
                 }
             }
 
-            _socket.ExitAfterAsync();
+            // Ending the lease is what retries: the core calls OnLeaving (guard held) and OnLeft (released) below.
+            lease.Dispose();
+        }
+
+        /// <inheritdoc/>
+        internal override void OnLeaving(SocketLease held)
+        {
+            if (HasPending)
+            {
+                RetryHoldingGuard(held);
+            }
+        }
+
+        /// <inheritdoc/>
+        internal override void OnLeft()
+        {
+            if (TakeDeferred() && HasPending)
+            {
+                RetryFromOutside();
+            }
+        }
+
+        /// <inheritdoc/>
+        internal override void OnClosing()
+        {
+            Unregister();
+            _scratch?.Dispose();
         }
 
         /// <summary>The guard's holder, before releasing it: retry whatever is pending and arm the descriptor if still waiting.</summary>
-        internal void RetryHoldingGuard()
+        private void RetryHoldingGuard(SocketLease held)
         {
-            bool wait = Receive.TryAdvance();
-            wait |= Send.TryAdvance();
+            bool wait = Receive.TryAdvance(held);
+            wait |= Send.TryAdvance(held);
             if (wait && Volatile.Read(ref _unregistered) == 0)
             {
                 Reactor.Shared.Arm(_token);
@@ -72,17 +134,17 @@ namespace NetZeroMQ
         }
 
         /// <summary>The guard's holder, after releasing it: whether the reactor asked for a retry meanwhile.</summary>
-        internal bool TakeDeferred() => Volatile.Read(ref _deferred) != 0 && Interlocked.Exchange(ref _deferred, 0) != 0;
+        private bool TakeDeferred() => Volatile.Read(ref _deferred) != 0 && Interlocked.Exchange(ref _deferred, 0) != 0;
 
         /// <summary>The socket is being disposed: pending operations end with ObjectDisposedException.</summary>
-        internal void OnDisposing()
+        internal override void OnDisposing()
         {
             Receive.RequestDisposeAbort();
             Send.RequestDisposeAbort();
         }
 
         /// <summary>Before zmq_close: the descriptor leaves the reactor while it is still open.</summary>
-        internal void Unregister()
+        private void Unregister()
         {
             if (Interlocked.Exchange(ref _unregistered, 1) == 0)
             {

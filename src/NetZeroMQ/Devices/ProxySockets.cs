@@ -10,9 +10,14 @@ namespace NetZeroMQ
     internal sealed class ProxySockets
     {
         private readonly Socket?[] _sockets;
+        private readonly SocketLease[] _leases;
         private int _entered;
 
-        private ProxySockets(Socket?[] sockets) => _sockets = sockets;
+        private ProxySockets(Socket?[] sockets)
+        {
+            _sockets = sockets;
+            _leases = new SocketLease[sockets.Length];
+        }
 
         internal nint Frontend { get; private set; }
 
@@ -52,7 +57,7 @@ namespace NetZeroMQ
                     Socket? socket = held._sockets[held._entered];
                     if (socket is not null)
                     {
-                        socket.EnterForPoll();
+                        held._leases[held._entered] = socket.Lease();
                     }
                 }
             }
@@ -62,19 +67,23 @@ namespace NetZeroMQ
                 throw;
             }
 
-            held.Frontend = frontend.NativeUnguarded;
-            held.Backend = backend.NativeUnguarded;
-            held.Capture = capture?.NativeUnguarded ?? 0;
-            held.Control = control?.NativeUnguarded ?? 0;
+            held.Frontend = held.NativeOf(frontend);
+            held.Backend = held.NativeOf(backend);
+            held.Capture = capture is null ? 0 : held.NativeOf(capture);
+            held.Control = control is null ? 0 : held.NativeOf(control);
             return held;
         }
+
+        /// <summary>The native socket of one of the held sockets (the frontend stands for the backend when they are one socket).</summary>
+        private nint NativeOf(Socket socket) => _leases[Array.IndexOf(_sockets, socket)].Native;
 
         /// <summary>Releases the guards; a socket disposed while the proxy ran is closed here.</summary>
         internal void Exit()
         {
             for (int i = _entered - 1; i >= 0; i--)
             {
-                _sockets[i]?.ExitForPoll();
+                _leases[i].Dispose();
+                _leases[i] = default;
             }
 
             _entered = 0;

@@ -16,8 +16,8 @@ namespace NetZeroMQ
     /// <see cref="Proxy.Run"/>); they are released when it returns. A signal (EINTR) restarts it, which resets its counters and
     /// resumes it if it was paused.</para>
     /// <para><b>Steering.</b> <see cref="Pause"/>, <see cref="Resume"/>, <see cref="Terminate"/> and
-    /// <see cref="GetStatistics(TimeSpan)"/> may be called from any thread, also before the proxy starts (commands then wait
-    /// for it); they are serialised internally.</para>
+    /// <see cref="GetStatistics(TimeSpan)"/> may be called from any thread; they are serialised internally. The three
+    /// commands may also be given before the proxy starts (they wait for it); statistics need a running proxy.</para>
     /// <para><b>Ownership.</b> The frontend, backend and capture sockets stay the caller's; <see cref="Dispose"/> terminates
     /// the proxy and closes only the control sockets.</para>
     /// </remarks>
@@ -152,12 +152,14 @@ namespace NetZeroMQ
         /// <summary>Asks the running proxy for its counters (<c>STATISTICS</c>), waiting up to five seconds for the reply.</summary>
         /// <returns>The counters.</returns>
         /// <exception cref="InvalidOperationException">The proxy is not running.</exception>
+        /// <exception cref="ObjectDisposedException">The proxy was disposed.</exception>
         /// <exception cref="ZmqException"><see cref="ZmqError.TryAgain"/> if no reply came in time.</exception>
         public ProxyStatistics GetStatistics() => GetStatistics(TimeSpan.FromSeconds(5));
 
         /// <summary>Asks the running proxy for its counters (<c>STATISTICS</c>).</summary>
         /// <param name="timeout">How long to wait for the reply.</param>
         /// <returns>The counters.</returns>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeout"/> is negative (other than infinite).</exception>
         /// <exception cref="InvalidOperationException">The proxy is not running.</exception>
         /// <exception cref="ObjectDisposedException">The proxy was disposed.</exception>
         /// <exception cref="ZmqException"><see cref="ZmqError.TryAgain"/> if no reply came in time.</exception>
@@ -229,10 +231,11 @@ namespace NetZeroMQ
 
         private ulong Counter(int index)
         {
-            ReadOnlySpan<byte> frame = _reply[index].Data;
-            if (frame.Length != sizeof(ulong))
+            Span<byte> frame = stackalloc byte[sizeof(ulong)];
+            int size = _reply[index].CopyTo(frame);
+            if (size != sizeof(ulong))
             {
-                throw new InvalidOperationException("Statistics frame " + index + " has " + frame.Length + " bytes instead of 8.");
+                throw new InvalidOperationException("Statistics frame " + index + " has " + size + " bytes instead of 8.");
             }
 
             return System.Runtime.InteropServices.MemoryMarshal.Read<ulong>(frame);

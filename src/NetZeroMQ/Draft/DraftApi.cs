@@ -1,7 +1,4 @@
 using System;
-#if NET
-using System.Runtime.InteropServices;
-#endif
 
 namespace NetZeroMQ.Draft
 {
@@ -19,8 +16,6 @@ namespace NetZeroMQ.Draft
     /// </remarks>
     public static class DraftApi
     {
-        private static readonly Exports s_exports = Probe();
-
         /// <summary>Whether this build of NetZeroMQ can look exports up at all (false on netstandard2.0: results unknown).</summary>
         public static bool CanProbe =>
 #if NET
@@ -33,29 +28,19 @@ namespace NetZeroMQ.Draft
         public static bool IsAvailable => HasPoller && HasGroups && HasRoutingId && HasMessageGroup && HasVersionedMonitor;
 
         /// <summary>Whether <c>zmq_poller_new</c> (the draft poller, the only way to wait on thread-safe sockets) is exported.</summary>
-        public static bool HasPoller => s_exports.PollerNew != 0;
+        public static bool HasPoller => Exports.PollerNew;
 
         /// <summary>Whether <c>zmq_join</c> and <c>zmq_leave</c> (DISH groups) are exported.</summary>
-        public static bool HasGroups => s_exports.Join != 0 && s_exports.Leave != 0;
+        public static bool HasGroups => Exports.Join && Exports.Leave;
 
         /// <summary>Whether <c>zmq_msg_set_routing_id</c> and <c>zmq_msg_routing_id</c> (SERVER/PEER addressing) are exported.</summary>
-        public static bool HasRoutingId => s_exports.MsgSetRoutingId != 0 && s_exports.MsgRoutingId != 0;
+        public static bool HasRoutingId => Exports.MsgSetRoutingId && Exports.MsgRoutingId;
 
         /// <summary>Whether <c>zmq_msg_set_group</c> (RADIO groups) is exported.</summary>
-        public static bool HasMessageGroup => s_exports.MsgSetGroup != 0;
+        public static bool HasMessageGroup => Exports.MsgSetGroup;
 
         /// <summary>Whether <c>zmq_socket_monitor_versioned</c> (the v2 monitor protocol) is exported.</summary>
-        public static bool HasVersionedMonitor => s_exports.SocketMonitorVersioned != 0;
-
-        internal static nint ZmqJoin => s_exports.Join;
-
-        internal static nint ZmqLeave => s_exports.Leave;
-
-        internal static nint ZmqMsgSetRoutingId => s_exports.MsgSetRoutingId;
-
-        internal static nint ZmqMsgRoutingId => s_exports.MsgRoutingId;
-
-        internal static nint ZmqMsgSetGroup => s_exports.MsgSetGroup;
+        public static bool HasVersionedMonitor => Exports.SocketMonitorVersioned;
 
         /// <summary>Throws the <see cref="NotSupportedException"/> every draft entry point uses when its export is missing.</summary>
         internal static void ThrowUnavailable(string what) =>
@@ -64,38 +49,39 @@ namespace NetZeroMQ.Draft
                 "export" + (CanProbe ? "" : " (or this netstandard2.0 build cannot detect)") + ". Use a libzmq built with " +
                 "--enable-drafts / -DENABLE_DRAFTS=ON, and the net8.0 build of NetZeroMQ.");
 
-        private static Exports Probe()
+        /// <summary>Which draft exports the loaded libzmq has: probed once, after the library is known to be usable.</summary>
+        private static class Exports
         {
-            var exports = default(Exports);
 #if NET
-            Libzmq.EnsureUsable();
-            nint library = LibzmqResolver.EnsureLoaded();
-            exports.PollerNew = Find(library, "zmq_poller_new");
-            exports.Join = Find(library, "zmq_join");
-            exports.Leave = Find(library, "zmq_leave");
-            exports.MsgSetRoutingId = Find(library, "zmq_msg_set_routing_id");
-            exports.MsgRoutingId = Find(library, "zmq_msg_routing_id");
-            exports.MsgSetGroup = Find(library, "zmq_msg_set_group");
-            exports.SocketMonitorVersioned = Find(library, "zmq_socket_monitor_versioned");
-#endif
-            return exports;
-        }
+            internal static readonly bool PollerNew;
+            internal static readonly bool Join;
+            internal static readonly bool Leave;
+            internal static readonly bool MsgSetRoutingId;
+            internal static readonly bool MsgRoutingId;
+            internal static readonly bool MsgSetGroup;
+            internal static readonly bool SocketMonitorVersioned;
 
-#if NET
-        private static nint Find(nint library, string name) => NativeLibrary.TryGetExport(library, name, out nint address) ? address : 0;
+            static unsafe Exports()
+            {
+                // Loading errors surface here as the binding's own clear exception, before the draft pointers are bound.
+                Libzmq.EnsureUsable();
+                PollerNew = Interop.ZmqDraft.zmq_poller_new != null;
+                Join = Interop.ZmqDraft.zmq_join != null;
+                Leave = Interop.ZmqDraft.zmq_leave != null;
+                MsgSetRoutingId = Interop.ZmqDraft.zmq_msg_set_routing_id != null;
+                MsgRoutingId = Interop.ZmqDraft.zmq_msg_routing_id != null;
+                MsgSetGroup = Interop.ZmqDraft.zmq_msg_set_group != null;
+                SocketMonitorVersioned = Interop.ZmqDraft.zmq_socket_monitor_versioned != null;
+            }
+#else
+            internal const bool PollerNew = false;
+            internal const bool Join = false;
+            internal const bool Leave = false;
+            internal const bool MsgSetRoutingId = false;
+            internal const bool MsgRoutingId = false;
+            internal const bool MsgSetGroup = false;
+            internal const bool SocketMonitorVersioned = false;
 #endif
-
-#pragma warning disable CS0649 // Assigned only where exports can be probed (not in the netstandard2.0 build).
-        private struct Exports
-        {
-            internal nint PollerNew;
-            internal nint Join;
-            internal nint Leave;
-            internal nint MsgSetRoutingId;
-            internal nint MsgRoutingId;
-            internal nint MsgSetGroup;
-            internal nint SocketMonitorVersioned;
         }
-#pragma warning restore CS0649
     }
 }

@@ -17,14 +17,14 @@ namespace NetZeroMQ.Draft
         /// <param name="group">The group name, 1-255 UTF-8 bytes.</param>
         /// <exception cref="NotSupportedException">The loaded libzmq lacks <c>zmq_join</c>.</exception>
         /// <exception cref="ZmqException">libzmq refused (not a DISH socket, already joined).</exception>
-        public static void Join(this Socket socket, string group) => CallGroup(socket, group, DraftApi.ZmqJoin, "zmq_join");
+        public static void Join(this Socket socket, string group) => CallGroup(socket, group, leave: false);
 
         /// <summary>Leaves a group on a DISH socket (<c>zmq_leave</c>).</summary>
         /// <param name="socket">A DISH socket.</param>
         /// <param name="group">The group name.</param>
         /// <exception cref="NotSupportedException">The loaded libzmq lacks <c>zmq_leave</c>.</exception>
         /// <exception cref="ZmqException">libzmq refused (not joined).</exception>
-        public static void Leave(this Socket socket, string group) => CallGroup(socket, group, DraftApi.ZmqLeave, "zmq_leave");
+        public static void Leave(this Socket socket, string group) => CallGroup(socket, group, leave: true);
 
         /// <summary>Sets the routing id a SERVER or PEER socket sends this message to (<c>zmq_msg_set_routing_id</c>).</summary>
         /// <param name="message">The message.</param>
@@ -32,19 +32,12 @@ namespace NetZeroMQ.Draft
         /// <exception cref="NotSupportedException">The loaded libzmq lacks it.</exception>
         public static void SetRoutingId(this Message message, uint routingId)
         {
-            CheckMessage(message, DraftApi.ZmqMsgSetRoutingId, "zmq_msg_set_routing_id");
+            CheckMessage(message, DraftApi.HasRoutingId, "zmq_msg_set_routing_id");
 #if NET
-            void* msg = message.Enter();
-            try
+            using MessageLease lease = message.Lease();
+            if (Interop.ZmqDraft.zmq_msg_set_routing_id(lease.Native, routingId) != 0)
             {
-                if (((delegate* unmanaged<void*, uint, int>)DraftApi.ZmqMsgSetRoutingId)(msg, routingId) != 0)
-                {
-                    ZmqThrow.LastError("zmq_msg_set_routing_id");
-                }
-            }
-            finally
-            {
-                message.Exit();
+                ZmqThrow.LastError("zmq_msg_set_routing_id");
             }
 #endif
         }
@@ -55,17 +48,10 @@ namespace NetZeroMQ.Draft
         /// <exception cref="NotSupportedException">The loaded libzmq lacks it.</exception>
         public static uint GetRoutingId(this Message message)
         {
-            CheckMessage(message, DraftApi.ZmqMsgRoutingId, "zmq_msg_routing_id");
+            CheckMessage(message, DraftApi.HasRoutingId, "zmq_msg_routing_id");
 #if NET
-            void* msg = message.Enter();
-            try
-            {
-                return ((delegate* unmanaged<void*, uint>)DraftApi.ZmqMsgRoutingId)(msg);
-            }
-            finally
-            {
-                message.Exit();
-            }
+            using MessageLease lease = message.Lease();
+            return Interop.ZmqDraft.zmq_msg_routing_id(lease.Native);
 #else
             return 0;
 #endif
@@ -77,69 +63,66 @@ namespace NetZeroMQ.Draft
         /// <exception cref="NotSupportedException">The loaded libzmq lacks it.</exception>
         public static void SetGroup(this Message message, string group)
         {
-            CheckMessage(message, DraftApi.ZmqMsgSetGroup, "zmq_msg_set_group");
+            CheckMessage(message, DraftApi.HasMessageGroup, "zmq_msg_set_group");
             Utf8.ThrowIfInvalidName(group, nameof(group));
 #if NET
             using var text = new Utf8.CString(group, stackalloc byte[Utf8.StackLimit]);
-            void* msg = message.Enter();
-            try
+            using MessageLease lease = message.Lease();
+            fixed (byte* p = text)
             {
-                fixed (byte* p = text)
+                if (Interop.ZmqDraft.zmq_msg_set_group(lease.Native, p) != 0)
                 {
-                    if (((delegate* unmanaged<void*, byte*, int>)DraftApi.ZmqMsgSetGroup)(msg, p) != 0)
-                    {
-                        ZmqThrow.LastError("zmq_msg_set_group");
-                    }
+                    ZmqThrow.LastError("zmq_msg_set_group");
                 }
-            }
-            finally
-            {
-                message.Exit();
             }
 #endif
         }
 
-        private static void CheckMessage(Message message, nint function, string name)
+        private static void CheckMessage(Message message, bool available, string name)
         {
             if (message is null)
             {
                 throw new ArgumentNullException(nameof(message));
             }
 
-            if (function == 0)
+            if (message.IsDisposed)
+            {
+                throw new ObjectDisposedException(message.GetType().FullName);
+            }
+
+            if (!available)
             {
                 DraftApi.ThrowUnavailable(name);
             }
         }
 
-        private static void CallGroup(Socket socket, string group, nint function, string name)
+        private static void CallGroup(Socket socket, string group, bool leave)
         {
+            string name = leave ? "zmq_leave" : "zmq_join";
             if (socket is null)
             {
                 throw new ArgumentNullException(nameof(socket));
             }
 
+            if (socket.IsDisposed)
+            {
+                throw new ObjectDisposedException(socket.GetType().FullName);
+            }
+
             Utf8.ThrowIfInvalidName(group, nameof(group));
-            if (function == 0)
+            if (!DraftApi.HasGroups)
             {
                 DraftApi.ThrowUnavailable(name);
             }
 #if NET
             using var text = new Utf8.CString(group, stackalloc byte[Utf8.StackLimit]);
-            nint native = socket.EnterForPoll();
-            try
+            using SocketLease lease = socket.Lease();
+            fixed (byte* p = text)
             {
-                fixed (byte* p = text)
+                if ((leave ? Interop.ZmqDraft.zmq_leave(lease.Native, p) : Interop.ZmqDraft.zmq_join(lease.Native, p)) != 0)
                 {
-                    if (((delegate* unmanaged<nint, byte*, int>)function)(native, p) != 0)
-                    {
-                        ZmqThrow.LastError(name);
-                    }
+                    ZmqThrow.LastError(name);
                 }
-            }
-            finally
-            {
-                socket.ExitForPoll();
             }
 #endif
         }

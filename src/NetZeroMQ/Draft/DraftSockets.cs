@@ -38,7 +38,7 @@ namespace NetZeroMQ.Draft
                 DraftApi.ThrowUnavailable("Socket type " + type);
             }
 
-            return new Socket(context, (SocketType)(int)type, allowDraft: true);
+            return Socket.CreateOfNativeType(context, (int)type);
         }
     }
 }

@@ -6,22 +6,6 @@ namespace NetZeroMQ
     {
         internal static unsafe partial class Zmq
         {
-#if NET
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial nint zmq_ctx_new();
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_ctx_term(nint context);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_ctx_shutdown(nint context);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_ctx_set(nint context, int option, int optval);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_ctx_get(nint context, int option);
-#else
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern nint zmq_ctx_new();
 
@@ -36,7 +20,6 @@ namespace NetZeroMQ
 
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_ctx_get(nint context, int option);
-#endif
         }
     }
 }

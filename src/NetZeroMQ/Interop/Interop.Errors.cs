@@ -6,19 +6,11 @@ namespace NetZeroMQ
     {
         internal static unsafe partial class Zmq
         {
-#if NET
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_errno();
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial byte* zmq_strerror(int errnum);
-#else
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_errno();
 
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern byte* zmq_strerror(int errnum);
-#endif
         }
     }
 }

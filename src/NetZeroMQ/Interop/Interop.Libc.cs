@@ -23,6 +23,9 @@ namespace NetZeroMQ
             internal static partial nint write(int fd, void* buf, nint count);
 
             [LibraryImport(Libraries.Libc, SetLastError = true)]
+            internal static partial nint read(int fd, void* buf, nint count);
+
+            [LibraryImport(Libraries.Libc, SetLastError = true)]
             internal static partial int close(int fd);
 #else
             [DllImport(Libraries.Libc, ExactSpelling = true, SetLastError = true)]
@@ -33,6 +36,9 @@ namespace NetZeroMQ
 
             [DllImport(Libraries.Libc, ExactSpelling = true, SetLastError = true)]
             internal static extern nint write(int fd, void* buf, nint count);
+
+            [DllImport(Libraries.Libc, ExactSpelling = true, SetLastError = true)]
+            internal static extern nint read(int fd, void* buf, nint count);
 
             [DllImport(Libraries.Libc, ExactSpelling = true, SetLastError = true)]
             internal static extern int close(int fd);

@@ -9,14 +9,9 @@ namespace NetZeroMQ
             /// <summary>ZMQ_EVENT_MONITOR_STOPPED: always requested natively, so a monitor can tell when libzmq let go of it.</summary>
             internal const int ZMQ_EVENT_MONITOR_STOPPED = 0x0400;
 
-#if NET
             /// <summary>Starts (endpoint non-null) or stops (endpoint null, events 0) monitoring a socket.</summary>
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_socket_monitor(nint socket, byte* endpoint, int events);
-#else
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_socket_monitor(nint socket, byte* endpoint, int events);
-#endif
         }
     }
 }

@@ -9,49 +9,8 @@ namespace NetZeroMQ
             /// <summary>sizeof(zmq_msg_t) on every platform libzmq 4.x supports.</summary>
             internal const int ZmqMsgSize = 64;
 
-            internal const int ZMQ_MORE = 1;
             internal const int ZMQ_SHARED = 3;
 
-#if NET
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_msg_init(void* msg);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_msg_init_size(void* msg, nuint size);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_msg_init_data(void* msg, void* data, nuint size, void* ffn, void* hint);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_msg_send(void* msg, nint socket, int flags);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_msg_recv(void* msg, nint socket, int flags);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_msg_close(void* msg);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_msg_move(void* dest, void* src);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_msg_copy(void* dest, void* src);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial void* zmq_msg_data(void* msg);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial nuint zmq_msg_size(void* msg);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_msg_more(void* msg);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_msg_get(void* msg, int property);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial byte* zmq_msg_gets(void* msg, byte* property);
-#else
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_msg_init(void* msg);
 
@@ -80,9 +39,6 @@ namespace NetZeroMQ
             internal static extern void* zmq_msg_data(void* msg);
 
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
-            internal static extern nuint zmq_msg_size(void* msg);
-
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_msg_more(void* msg);
 
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
@@ -90,7 +46,6 @@ namespace NetZeroMQ
 
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern byte* zmq_msg_gets(void* msg, byte* property);
-#endif
         }
     }
 }

@@ -7,7 +7,6 @@ namespace NetZeroMQ
         internal static unsafe partial class Zmq
         {
             internal const short ZMQ_POLLIN = 1;
-            internal const short ZMQ_POLLOUT = 2;
 
             /// <summary>
             /// zmq_pollitem_t on POSIX: { void* socket; int fd; short events; short revents; }.
@@ -32,13 +31,8 @@ namespace NetZeroMQ
                 internal short Revents;
             }
 
-#if NET
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_poll(void* items, int nitems, long timeout);
-#else
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_poll(void* items, int nitems, long timeout);
-#endif
         }
     }
 }

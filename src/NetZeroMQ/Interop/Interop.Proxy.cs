@@ -6,19 +6,11 @@ namespace NetZeroMQ
     {
         internal static unsafe partial class Zmq
         {
-#if NET
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_proxy(nint frontend, nint backend, nint capture);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_proxy_steerable(nint frontend, nint backend, nint capture, nint control);
-#else
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_proxy(nint frontend, nint backend, nint capture);
 
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_proxy_steerable(nint frontend, nint backend, nint capture, nint control);
-#endif
         }
     }
 }

@@ -9,31 +9,9 @@ namespace NetZeroMQ
             internal const int ZMQ_DONTWAIT = 1;
             internal const int ZMQ_SNDMORE = 2;
 
-#if NET
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial nint zmq_socket(nint context, int type);
+            /// <summary>The highest socket type number libzmq 4.3 defines (ZMQ_CHANNEL, a draft type).</summary>
+            internal const int ZMQ_CHANNEL = 20;
 
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_close(nint socket);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_bind(nint socket, byte* endpoint);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_connect(nint socket, byte* endpoint);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_unbind(nint socket, byte* endpoint);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_disconnect(nint socket, byte* endpoint);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_send(nint socket, byte* buf, nuint len, int flags);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_recv(nint socket, byte* buf, nuint len, int flags);
-#else
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern nint zmq_socket(nint context, int type);
 
@@ -57,7 +35,6 @@ namespace NetZeroMQ
 
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_recv(nint socket, byte* buf, nuint len, int flags);
-#endif
         }
     }
 }

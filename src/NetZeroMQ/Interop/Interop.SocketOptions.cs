@@ -14,19 +14,11 @@ namespace NetZeroMQ
             internal const int ZMQ_RCVTIMEO = 27;
             internal const int ZMQ_SNDTIMEO = 28;
 
-#if NET
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_setsockopt(nint socket, int option, void* optval, nuint optvallen);
-
-            [LibraryImport(Libraries.Zmq)]
-            internal static partial int zmq_getsockopt(nint socket, int option, void* optval, nuint* optvallen);
-#else
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_setsockopt(nint socket, int option, void* optval, nuint optvallen);
 
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_getsockopt(nint socket, int option, void* optval, nuint* optvallen);
-#endif
         }
     }
 }

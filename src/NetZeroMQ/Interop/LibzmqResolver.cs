@@ -2,14 +2,14 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Runtime.InteropServices;
-using System.Text;
 
 namespace NetZeroMQ
 {
     /// <summary>
     /// Finds and loads libzmq, in this order: an explicit path (<see cref="Libzmq.LibraryPath"/>, else the environment variable
     /// <c>NETZEROMQ_LIBZMQ</c>); the package's <c>runtimes/&lt;rid&gt;/native</c> folder; the system names. It is registered as the
-    /// import resolver of this assembly, so every <c>[LibraryImport("libzmq")]</c> goes through it.
+    /// import resolver of this assembly, so every <c>[LibraryImport("libzmq")]</c> goes through it. A library that loads but
+    /// does not export <c>zmq_version</c> is not libzmq and is refused; every failure is worded by <see cref="LibzmqLoadFailure"/>.
     /// </summary>
     /// <remarks>
     /// The runtime's default probing looks for <c>libzmq.so</c>, which Debian and Ubuntu only install with the development package;
@@ -20,16 +20,28 @@ namespace NetZeroMQ
     {
         internal const string EnvironmentVariable = "NETZEROMQ_LIBZMQ";
 
+        /// <summary>The export every libzmq has: a library without it is not libzmq, whatever its file is called.</summary>
+        private const string ProofExport = "zmq_version";
+
         private static readonly object s_lock = new object();
         private static nint s_libzmq;
         private static nint s_libc;
         private static string? s_loadedPath;
-        private static List<string>? s_attempts;
+        private static LibzmqSource s_loadedSource;
 
         /// <summary>The path (or system name) libzmq was loaded from, or null before the first load.</summary>
         internal static string? LoadedPath => s_loadedPath;
 
-        /// <summary>Loads libzmq now if it is not loaded yet; throws a <see cref="DllNotFoundException"/> that explains every place tried.</summary>
+        /// <summary>Where <see cref="LoadedPath"/> came from.</summary>
+        internal static LibzmqSource LoadedSource => s_loadedSource;
+
+        /// <summary>The file name libzmq's shared library has on this platform, for messages.</summary>
+        internal static string TypicalFileName => FileNames()[0];
+
+        /// <summary>
+        /// Loads libzmq now if it is not loaded yet; throws a <see cref="DllNotFoundException"/> that names the file, where its
+        /// path came from and the loader's full reason (see <see cref="LibzmqLoadFailure"/>).
+        /// </summary>
         internal static nint EnsureLoaded()
         {
             nint handle = s_libzmq;
@@ -47,13 +59,7 @@ namespace NetZeroMQ
             {
                 if (s_libzmq == 0)
                 {
-                    var attempts = new List<string>();
-                    s_libzmq = TryLoadLibzmq(attempts, out s_loadedPath);
-                    s_attempts = attempts;
-                    if (s_libzmq == 0)
-                    {
-                        throw new DllNotFoundException(DescribeFailure(attempts));
-                    }
+                    s_libzmq = Load(new List<LoadAttempt>(), out s_loadedPath, out s_loadedSource);
                 }
 
                 return s_libzmq;
@@ -67,12 +73,12 @@ namespace NetZeroMQ
         /// </summary>
         private static nint LeaveToRuntimeProbing()
         {
-            string? explicitPath = Libzmq.LibraryPath ?? Environment.GetEnvironmentVariable(EnvironmentVariable);
-            if (!string.IsNullOrEmpty(explicitPath))
+            string? explicitPath = ExplicitPath(out LibzmqSource source);
+            if (explicitPath is not null)
             {
                 throw new NotSupportedException(
-                    "This runtime has no NativeLibrary API, so NetZeroMQ cannot load libzmq from '" + explicitPath + "' (set by " +
-                    "Libzmq.LibraryPath or " + EnvironmentVariable + "). Put libzmq next to the application (Windows: libzmq.dll) " +
+                    "This runtime has no NativeLibrary API, so NetZeroMQ cannot load libzmq from '" + explicitPath + "' (" +
+                    LibzmqLoadFailure.Describe(source) + "). Put libzmq next to the application (Windows: libzmq.dll) " +
                     "or map it with the runtime's own mechanism (Mono: a dllmap for 'libzmq').");
             }
 
@@ -118,75 +124,107 @@ namespace NetZeroMQ
             return 0;
         }
 
-        private static nint TryLoadLibzmq(List<string> attempts, out string? loadedFrom)
+        private static nint Load(List<LoadAttempt> attempts, out string? loadedFrom, out LibzmqSource source)
         {
-            string? explicitPath = Libzmq.LibraryPath ?? Environment.GetEnvironmentVariable(EnvironmentVariable);
-            if (!string.IsNullOrEmpty(explicitPath))
+            string? explicitPath = ExplicitPath(out source);
+            nint handle;
+            if (explicitPath is not null)
             {
                 // An explicit choice is never silently replaced by another library: that would hide a misconfiguration.
-                return TryOne(explicitPath!, attempts, out loadedFrom);
+                if (!TryOne(explicitPath, attempts, out handle))
+                {
+                    throw new DllNotFoundException(LibzmqLoadFailure.ExplicitPath(attempts[attempts.Count - 1], source));
+                }
+
+                loadedFrom = explicitPath;
+                return handle;
             }
 
             foreach (string candidate in PackageCandidates())
             {
-                if (File.Exists(candidate) && TryOne(candidate, attempts, out loadedFrom) is var handle && handle != 0)
+                if (File.Exists(candidate) && TryOne(candidate, attempts, out handle))
                 {
+                    loadedFrom = candidate;
                     return handle;
                 }
             }
 
-            foreach (string name in SystemNames())
+            foreach (string name in FileNames())
             {
-                nint handle = TryOne(name, attempts, out loadedFrom);
-                if (handle != 0)
+                if (TryOne(name, attempts, out handle))
                 {
+                    loadedFrom = name;
                     return handle;
                 }
             }
 
-            loadedFrom = null;
-            return 0;
+            throw new DllNotFoundException(LibzmqLoadFailure.Search(attempts, PackageFolders()));
         }
 
-        private static nint TryOne(string pathOrName, List<string> attempts, out string? loadedFrom)
+        /// <summary><see cref="Libzmq.LibraryPath"/>, else the environment variable; null when neither is set.</summary>
+        private static string? ExplicitPath(out LibzmqSource source)
         {
-            if (NativeLoader.TryLoad(pathOrName, out nint handle, out string? error))
+            if (!string.IsNullOrEmpty(Libzmq.LibraryPath))
             {
-                loadedFrom = pathOrName;
-                return handle;
+                source = LibzmqSource.LibraryPath;
+                return Libzmq.LibraryPath;
             }
 
-            attempts.Add(error is null ? pathOrName : pathOrName + " (" + error + ")");
-            loadedFrom = null;
-            return 0;
+            string? fromEnvironment = Environment.GetEnvironmentVariable(EnvironmentVariable);
+            source = string.IsNullOrEmpty(fromEnvironment) ? LibzmqSource.Search : LibzmqSource.EnvironmentVariable;
+            return string.IsNullOrEmpty(fromEnvironment) ? null : fromEnvironment;
         }
 
-        private static IEnumerable<string> PackageCandidates()
+        /// <summary>Loads one candidate and keeps it only if it is libzmq; otherwise records why not.</summary>
+        private static bool TryOne(string pathOrName, List<LoadAttempt> attempts, out nint handle)
+        {
+            if (!NativeLoader.TryLoad(pathOrName, out handle, out string? reason))
+            {
+                attempts.Add(new LoadAttempt(pathOrName, reason ?? "not loadable"));
+                return false;
+            }
+
+            if (!NativeLoader.HasExport(handle, ProofExport))
+            {
+                // Without this check the first call would fail with a bare EntryPointNotFoundException for "libzmq", naming
+                // neither the file nor the problem.
+                NativeLoader.Free(handle);
+                handle = 0;
+                attempts.Add(new LoadAttempt(pathOrName, loaderReason: null));
+                return false;
+            }
+
+            return true;
+        }
+
+        private static List<string> PackageFolders()
         {
             // The application folder: NuGet copies runtimes/<rid>/native there (and flattens it for RID-specific publishes).
             // Assembly.Location is not used because it is empty in single-file and NativeAOT applications.
             string baseDir = AppContext.BaseDirectory;
-
+            var folders = new List<string>();
             foreach (string rid in RuntimeIdentifiers())
             {
+                // The runtime's own identifier is often the portable one too (linux-x64): each folder once.
                 string folder = Path.Combine(baseDir, "runtimes", rid, "native");
+                if (!folders.Contains(folder))
+                {
+                    folders.Add(folder);
+                }
+            }
+
+            folders.Add(baseDir);
+            return folders;
+        }
+
+        private static IEnumerable<string> PackageCandidates()
+        {
+            foreach (string folder in PackageFolders())
+            {
                 foreach (string name in FileNames())
                 {
                     yield return Path.Combine(folder, name);
                 }
-            }
-
-            foreach (string name in FileNames())
-            {
-                yield return Path.Combine(baseDir, name);
-            }
-        }
-
-        private static IEnumerable<string> SystemNames()
-        {
-            foreach (string name in FileNames())
-            {
-                yield return name;
             }
         }
 
@@ -222,25 +260,5 @@ namespace NetZeroMQ
 
             yield return os + "-" + arch;
         }
-
-        private static string DescribeFailure(List<string> attempts)
-        {
-            var text = new StringBuilder();
-            text.Append("NetZeroMQ could not load libzmq (ZeroMQ 4.x). Tried, in order:");
-            foreach (string attempt in attempts)
-            {
-                text.Append(Environment.NewLine).Append("  - ").Append(attempt);
-            }
-
-            text.Append(Environment.NewLine)
-                .Append("Install libzmq: Debian/Ubuntu 'apt-get install libzmq5'; Fedora 'dnf install zeromq'; Alpine 'apk add libzmq'; ")
-                .Append("macOS 'brew install zeromq'; Windows: vcpkg 'zeromq' or a libzmq.dll next to the application. ")
-                .Append("Or point NetZeroMQ at a specific file with the ").Append(EnvironmentVariable)
-                .Append(" environment variable or Libzmq.LibraryPath before first use.");
-            return text.ToString();
-        }
-
-        /// <summary>Test hook: the attempts of the last load (empty when the first candidate loaded).</summary>
-        internal static IReadOnlyList<string> LastAttempts => s_attempts ?? new List<string>();
     }
 }

@@ -1,5 +1,4 @@
 using System;
-using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.InteropServices;
 using System.Threading;
@@ -8,7 +7,7 @@ namespace NetZeroMQ
 {
     /// <summary>
     /// Reports the connection events of one socket (<c>zmq_socket_monitor</c>, v1 protocol): made by
-    /// <see cref="Socket.Monitor(MonitorEvents)"/>, read with <see cref="Recv(TimeSpan)"/> or <see cref="TryRecv(out MonitorEvent)"/>,
+    /// <see cref="SocketMonitorExtensions.Monitor(Socket, MonitorEvents)"/>, read with <see cref="Recv(TimeSpan)"/> or <see cref="TryRecv(out MonitorEvent)"/>,
     /// or waited for in a <see cref="Poller"/> through <see cref="Socket"/>.
     /// See <see href="http://api.zeromq.org/4-3:zmq-socket-monitor">zmq_socket_monitor</see>.
     /// </summary>
@@ -41,9 +40,13 @@ namespace NetZeroMQ
         public static readonly TimeSpan StopWait = TimeSpan.FromSeconds(2);
 
         /// <summary>Serialises starting and stopping monitors, so a Dispose never stops a newer monitor of the same socket.</summary>
-        internal static readonly object StartStopLock = new object();
+        private static readonly object StartStopLock = new object();
 
         private static long s_counter;
+
+        /// <summary>Each socket's active monitor (the one started last), read and written under <see cref="StartStopLock"/>.</summary>
+        private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<Socket, SocketMonitor> s_active =
+            new System.Runtime.CompilerServices.ConditionalWeakTable<Socket, SocketMonitor>();
 
         private readonly Socket _monitored;
         private readonly Socket _pair;
@@ -70,7 +73,7 @@ namespace NetZeroMQ
                 _poller.Add(_pair, PollEvents.In);
 
                 // Last: once this succeeds, the PAIR must not be closed before monitoring stops (see Dispose).
-                monitored.StartMonitor(this, Endpoint, (int)events | Interop.Zmq.ZMQ_EVENT_MONITOR_STOPPED);
+                Start((int)events | Interop.Zmq.ZMQ_EVENT_MONITOR_STOPPED);
             }
             catch
             {
@@ -100,6 +103,7 @@ namespace NetZeroMQ
         /// <summary>Waits for the next event without a time limit (until one arrives, the monitor is disposed or the context shuts down).</summary>
         /// <returns>The event.</returns>
         /// <exception cref="ObjectDisposedException">The monitor was disposed, before or during the wait.</exception>
+        /// <exception cref="InvalidOperationException">Another thread is reading this monitor.</exception>
         /// <exception cref="ZmqException">libzmq failed, for example <see cref="ZmqError.ContextTerminated"/>.</exception>
         public MonitorEvent Recv() => Recv(Timeout.InfiniteTimeSpan);
 
@@ -108,6 +112,7 @@ namespace NetZeroMQ
         /// <returns>The event.</returns>
         /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeout"/> is negative (other than infinite).</exception>
         /// <exception cref="ObjectDisposedException">The monitor was disposed, before or during the wait.</exception>
+        /// <exception cref="InvalidOperationException">Another thread is reading this monitor.</exception>
         /// <exception cref="ZmqException"><see cref="ZmqError.TryAgain"/> when the time is up; other libzmq failures.</exception>
         public MonitorEvent Recv(TimeSpan timeout)
         {
@@ -123,6 +128,7 @@ namespace NetZeroMQ
         /// <param name="monitorEvent">The event, or null when false is returned.</param>
         /// <returns>True if an event was read.</returns>
         /// <exception cref="ObjectDisposedException">The monitor was disposed.</exception>
+        /// <exception cref="InvalidOperationException">Another thread is reading this monitor.</exception>
         public bool TryRecv([NotNullWhen(true)] out MonitorEvent? monitorEvent) => TryRecv(TimeSpan.Zero, out monitorEvent);
 
         /// <summary>Waits up to <paramref name="timeout"/> for the next event.</summary>
@@ -133,11 +139,10 @@ namespace NetZeroMQ
         /// <exception cref="InvalidOperationException">Another thread is reading this monitor.</exception>
         public bool TryRecv(TimeSpan timeout, [NotNullWhen(true)] out MonitorEvent? monitorEvent)
         {
-            int timeoutMs = Milliseconds.FromTimeSpan(timeout, nameof(timeout));
+            Deadline deadline = Deadline.After(timeout);
             BeginReceive();
             try
             {
-                long start = Stopwatch.GetTimestamp();
                 while (true)
                 {
                     while (TryReadOne(out MonitorEvent? next))
@@ -149,13 +154,7 @@ namespace NetZeroMQ
                         }
                     }
 
-                    int wait = timeoutMs;
-                    if (timeoutMs > 0)
-                    {
-                        long elapsed = (Stopwatch.GetTimestamp() - start) * 1000 / Stopwatch.Frequency;
-                        wait = (int)Math.Max(0, timeoutMs - elapsed);
-                    }
-
+                    int wait = deadline.RemainingMilliseconds;
                     if (wait == 0)
                     {
                         monitorEvent = null;
@@ -197,18 +196,14 @@ namespace NetZeroMQ
 
         private void Stop()
         {
-            var clock = Stopwatch.StartNew();
+            Deadline busy = Deadline.After(BusyWait);
             while (true)
             {
-                if (_monitored.TryEnterForCall(out _, out bool disposed))
+                if (_monitored.TryLease(out SocketLease lease, out bool disposed))
                 {
-                    try
+                    using (lease)
                     {
-                        _monitored.StopMonitorUnguarded(this);
-                    }
-                    finally
-                    {
-                        _monitored.ExitForPoll();
+                        StopNative(lease.Native);
                     }
 
                     return;
@@ -220,7 +215,7 @@ namespace NetZeroMQ
                     return;
                 }
 
-                if (clock.Elapsed >= BusyWait)
+                if (busy.IsExpired)
                 {
                     break;
                 }
@@ -229,15 +224,15 @@ namespace NetZeroMQ
             }
 
             // In use by another thread for longer than BusyWait: see remarks, case (3).
-            if (_monitored.TryAddNativeReference())
+            if (_monitored.TryHoldNative())
             {
                 try
                 {
-                    _monitored.StopMonitorUnguarded(this);
+                    StopNative(_monitored.NativeWhileHeld);
                 }
                 finally
                 {
-                    _monitored.ReleaseNativeReference();
+                    _monitored.ReleaseNativeHold();
                 }
             }
             else
@@ -246,13 +241,57 @@ namespace NetZeroMQ
             }
         }
 
+        /// <summary>Starts monitoring to <see cref="Endpoint"/> under the monitored socket's lease; throws on failure.</summary>
+        private unsafe void Start(int events)
+        {
+            using var text = new Utf8.CString(Endpoint, stackalloc byte[Utf8.StackLimit]);
+            using SocketLease lease = _monitored.Lease();
+            lock (StartStopLock)
+            {
+                fixed (byte* p = text)
+                {
+                    // libzmq creates the monitor's own PAIR here, so a full context (closed sockets not yet reaped) fails it.
+                    Deadline? reaper = null;
+                    while (Interop.Zmq.zmq_socket_monitor(lease.Native, p, events) != 0)
+                    {
+                        if (!SocketSlots.WaitForReaper(ref reaper))
+                        {
+                            ZmqThrow.LastError("zmq_socket_monitor", Endpoint);
+                        }
+                    }
+                }
+
+                s_active.Remove(_monitored);
+                s_active.Add(_monitored, this);
+            }
+        }
+
+        /// <summary>
+        /// Stops this monitor if it is still its socket's active one (<c>zmq_socket_monitor(s, NULL, 0)</c>). The caller holds a
+        /// lease on the socket or its native handle. libzmq stops synchronously: when this returns it sends no further event.
+        /// </summary>
+        private unsafe void StopNative(nint socket)
+        {
+            lock (StartStopLock)
+            {
+                if (!s_active.TryGetValue(_monitored, out SocketMonitor? active) || !ReferenceEquals(active, this))
+                {
+                    return;
+                }
+
+                // Fails only with ETERM after a context shutdown, which has stopped the monitor already.
+                Interop.Zmq.zmq_socket_monitor(socket, null, 0);
+                s_active.Remove(_monitored);
+            }
+        }
+
         /// <summary>Drains the PAIR until libzmq's MONITOR_STOPPED arrives (or <see cref="StopWait"/> passes).</summary>
         private void WaitUntilLibzmqStopped()
         {
-            var clock = Stopwatch.StartNew();
+            Deadline stop = Deadline.After(StopWait);
             try
             {
-                while (!_stopSeen && clock.Elapsed < StopWait)
+                while (!_stopSeen && !stop.IsExpired)
                 {
                     if (!TryReadOne(out _))
                     {
@@ -275,12 +314,14 @@ namespace NetZeroMQ
                 return false;
             }
 
-            // libzmq sends both frames of an event together: the second is already here.
-            bool more = _header.More;
-            ReadOnlySpan<byte> header = _header.Data;
-            if (!more || header.Length != 6)
+            // libzmq sends both frames of an event together: the second is already here. The header is copied out under the
+            // message's guard: a Dispose on another thread may release _header as soon as the copy is done.
+            bool more = _header.HasMore;
+            Span<byte> header = stackalloc byte[6];
+            int size = _header.CopyTo(header);
+            if (!more || size != header.Length)
             {
-                throw new InvalidOperationException("Malformed monitor event (" + header.Length + " bytes): not libzmq's v1 monitor protocol.");
+                throw new InvalidOperationException("Malformed monitor event (" + size + " bytes): not libzmq's v1 monitor protocol.");
             }
 
             var kind = (MonitorEventKind)MemoryMarshal.Read<ushort>(header);

@@ -150,7 +150,7 @@ namespace NetZeroMQ
         /// <param name="socket">The socket.</param>
         /// <param name="option">CurvePublicKey or CurveServerKey.</param>
         /// <param name="key">The key.</param>
-        /// <exception cref="ArgumentNullException"><paramref name="socket"/> or <paramref name="key"/> is null.</exception>
+        /// <exception cref="ArgumentNullException"><paramref name="socket"/>, <paramref name="option"/> or <paramref name="key"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="option"/> is another option (CurveSecretKey included).</exception>
         /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
         /// <exception cref="PlatformNotSupportedException">The loaded libzmq has no CURVE.</exception>
@@ -168,7 +168,7 @@ namespace NetZeroMQ
         /// <param name="socket">The socket.</param>
         /// <param name="option">CurvePublicKey or CurveServerKey.</param>
         /// <returns>The key (all zeros when never set).</returns>
-        /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
+        /// <exception cref="ArgumentNullException"><paramref name="socket"/> or <paramref name="option"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="option"/> is another option (CurveSecretKey included).</exception>
         /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
         public static CurveKey GetCurveKey(this Socket socket, SocketOption<byte[]> option)
@@ -204,6 +204,7 @@ namespace NetZeroMQ
 
         private static void ThrowIfNotPublicKeyOption(SocketOption<byte[]> option)
         {
+            ThrowIfNull(option, nameof(option));
             if (option.Id == SocketOptions.CurveSecretKey.Id)
             {
                 throw new ArgumentException(

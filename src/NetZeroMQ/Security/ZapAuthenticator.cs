@@ -131,8 +131,8 @@ namespace NetZeroMQ
         /// <summary>Whether <see cref="Dispose"/> has been called.</summary>
         public bool IsDisposed => Volatile.Read(ref _disposed) != 0;
 
-        /// <summary>Whether the handler thread is answering requests (false once disposed, after the context was disposed, or
-        /// after an unexpected failure, see <see cref="Fault"/>).</summary>
+        /// <summary>Whether the handler thread is answering requests (false once disposed, after the context was shut down or
+        /// disposed, or after an unexpected failure, see <see cref="Fault"/>).</summary>
         public bool IsRunning => _thread.IsAlive && !IsDisposed && !_socket.IsDisposed;
 
 
@@ -145,6 +145,7 @@ namespace NetZeroMQ
         /// <param name="domain">The ZAP domain, as set on the server sockets.</param>
         /// <returns>The domain's policy.</returns>
         /// <exception cref="ArgumentNullException"><paramref name="domain"/> is null.</exception>
+        /// <exception cref="ObjectDisposedException">The authenticator was disposed.</exception>
         public ZapPolicy ForDomain(string domain)
         {
             if (domain is null)
@@ -154,6 +155,11 @@ namespace NetZeroMQ
 
             lock (_sync)
             {
+                if (IsDisposed)
+                {
+                    ZmqThrow.Disposed(this);
+                }
+
                 if (!_domains.TryGetValue(domain, out ZapPolicy? policy))
                 {
                     policy = new ZapPolicy(_sync, domain);
@@ -235,7 +241,7 @@ namespace NetZeroMQ
         /// </summary>
         private static void BindHandler(Socket socket)
         {
-            var clock = System.Diagnostics.Stopwatch.StartNew();
+            Deadline rebind = Deadline.After(RebindWait);
             while (true)
             {
                 try
@@ -245,7 +251,7 @@ namespace NetZeroMQ
                 }
                 catch (ZmqException e) when (e.Error == ZmqError.AddressInUse)
                 {
-                    if (clock.Elapsed >= RebindWait)
+                    if (rebind.IsExpired)
                     {
                         throw AlreadyHandled(e);
                     }
@@ -339,7 +345,7 @@ namespace NetZeroMQ
                 request?.ClearSecrets();
                 if (frames.Count >= 8)
                 {
-                    frames[7].Data.Clear(); // the PLAIN password, in libzmq's buffer
+                    frames[7].ClearContent(); // the PLAIN password, in libzmq's buffer
                 }
             }
 
@@ -358,7 +364,7 @@ namespace NetZeroMQ
         private static ZapRequest? Parse(MultipartMessage frames, out ZapDecision failure)
         {
             failure = ZapDecision.Deny("Malformed request");
-            if (frames.Count < 6 || !frames[0].Data.SequenceEqual(s_version))
+            if (frames.Count < 6 || !frames[0].ContentEquals(s_version))
             {
                 return null;
             }
@@ -376,7 +382,9 @@ namespace NetZeroMQ
                     return new ZapRequest(domain, address, identity, mechanism, frames[6].GetString(), frames[7].ToArray(), null);
 
                 case "CURVE" when frames.Count == 7 && frames[6].Size == CurveKey.Size:
-                    return new ZapRequest(domain, address, identity, mechanism, null, null, CurveKey.FromBytes(frames[6].Data));
+                    Span<byte> key = stackalloc byte[CurveKey.Size];
+                    frames[6].CopyTo(key);
+                    return new ZapRequest(domain, address, identity, mechanism, null, null, CurveKey.FromBytes(key));
 
                 case "NULL":
                 case "PLAIN":

@@ -18,7 +18,8 @@ namespace NetZeroMQ
     /// <para><b>Fail closed.</b> A callback that throws, returns <c>default</c>, or does not answer within
     /// <see cref="ZapAuthenticator.CallbackTimeout"/> denies (500). A malformed request or an unknown mechanism denies (400).</para>
     /// <para><b>Threading.</b> Safe to change while the authenticator runs, from any thread; a change applies to handshakes
-    /// that start after it, never to connections already admitted.</para>
+    /// that start after it, never to connections already admitted. Once the authenticator is disposed, every change throws
+    /// <see cref="ObjectDisposedException"/> (its stored passwords were cleared then, and a new one would never be).</para>
     /// </remarks>
     public sealed class ZapPolicy
     {
@@ -31,6 +32,9 @@ namespace NetZeroMQ
         private Func<ZapRequest, ZapDecision>? _curveCallback;
         private bool _allowNull;
         private bool _allowAnyCurve;
+
+        /// <summary>Set when the authenticator is disposed: its secrets are cleared then, so the policy takes no new ones.</summary>
+        private bool _closed;
 
         internal ZapPolicy(object sync, string? domain)
         {
@@ -47,11 +51,13 @@ namespace NetZeroMQ
         /// <returns>This policy.</returns>
         /// <exception cref="ArgumentException"><paramref name="address"/> is not an IP address.</exception>
         /// <exception cref="InvalidOperationException">This policy already has a deny-list.</exception>
+        /// <exception cref="ObjectDisposedException">The authenticator was disposed.</exception>
         public ZapPolicy AllowAddress(string address)
         {
             IPAddress ip = ParseAddress(address);
             lock (_sync)
             {
+                ThrowIfClosed();
                 if (_deniedAddresses.Count != 0)
                 {
                     throw new InvalidOperationException("This policy has a deny-list; an allow-list and a deny-list cannot be combined.");
@@ -69,11 +75,13 @@ namespace NetZeroMQ
         /// <returns>This policy.</returns>
         /// <exception cref="ArgumentException"><paramref name="address"/> is not an IP address.</exception>
         /// <exception cref="InvalidOperationException">This policy already has an allow-list.</exception>
+        /// <exception cref="ObjectDisposedException">The authenticator was disposed.</exception>
         public ZapPolicy DenyAddress(string address)
         {
             IPAddress ip = ParseAddress(address);
             lock (_sync)
             {
+                ThrowIfClosed();
                 if (_allowedAddresses.Count != 0)
                 {
                     throw new InvalidOperationException("This policy has an allow-list; an allow-list and a deny-list cannot be combined.");
@@ -88,10 +96,12 @@ namespace NetZeroMQ
         /// <summary>Accepts NULL-mechanism clients (no credentials) whose address passes the address check. Off by default.
         /// Only sockets with a ZAP domain (<see cref="SocketSecurityExtensions.SetZapDomain"/>) ask about NULL clients.</summary>
         /// <returns>This policy.</returns>
+        /// <exception cref="ObjectDisposedException">The authenticator was disposed.</exception>
         public ZapPolicy AllowNullMechanism()
         {
             lock (_sync)
             {
+                ThrowIfClosed();
                 _allowNull = true;
             }
 
@@ -107,6 +117,7 @@ namespace NetZeroMQ
         /// <returns>This policy.</returns>
         /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="password"/> is null.</exception>
         /// <exception cref="ArgumentException">A value is over 255 UTF-8 bytes or contains a NUL (the password is never quoted).</exception>
+        /// <exception cref="ObjectDisposedException">The authenticator was disposed.</exception>
         public ZapPolicy AddPlainUser(string username, string password, string? userId = null)
         {
             ThrowIfInvalid(username, nameof(username));
@@ -115,6 +126,11 @@ namespace NetZeroMQ
             var entry = new PlainUser(Encoding.UTF8.GetBytes(password), userId ?? username);
             lock (_sync)
             {
+                if (_closed)
+                {
+                    SecretMemory.Clear(entry.Password);
+                    ThrowIfClosed();
+                }
                 if (_plainUsers.TryGetValue(username, out PlainUser old))
                 {
                     SecretMemory.Clear(old.Password);
@@ -129,10 +145,12 @@ namespace NetZeroMQ
         /// <summary>Removes a PLAIN user (clearing its password); later handshakes of that user are denied.</summary>
         /// <param name="username">The user name.</param>
         /// <returns>True if the user was present.</returns>
+        /// <exception cref="ObjectDisposedException">The authenticator was disposed.</exception>
         public bool RemovePlainUser(string username)
         {
             lock (_sync)
             {
+                ThrowIfClosed();
                 if (username is null || !_plainUsers.TryGetValue(username, out PlainUser old))
                 {
                     return false;
@@ -148,10 +166,12 @@ namespace NetZeroMQ
         /// <see cref="ZapAuthenticator.CallbackTimeout"/>; throwing or returning <c>default</c> denies.</summary>
         /// <param name="callback">The callback, or null to remove it.</param>
         /// <returns>This policy.</returns>
+        /// <exception cref="ObjectDisposedException">The authenticator was disposed.</exception>
         public ZapPolicy SetPlainCallback(Func<ZapRequest, ZapDecision>? callback)
         {
             lock (_sync)
             {
+                ThrowIfClosed();
                 _plainCallback = callback;
             }
 
@@ -164,6 +184,7 @@ namespace NetZeroMQ
         /// <returns>This policy.</returns>
         /// <exception cref="ArgumentNullException"><paramref name="clientKey"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="userId"/> is over 255 UTF-8 bytes or contains a NUL.</exception>
+        /// <exception cref="ObjectDisposedException">The authenticator was disposed.</exception>
         public ZapPolicy AllowCurveKey(CurveKey clientKey, string? userId = null)
         {
             if (clientKey is null)
@@ -175,6 +196,7 @@ namespace NetZeroMQ
             ThrowIfInvalid(id, nameof(userId));
             lock (_sync)
             {
+                ThrowIfClosed();
                 _curveKeys[clientKey] = id;
             }
 
@@ -185,10 +207,12 @@ namespace NetZeroMQ
         /// <see cref="AllowAnyCurveClient"/> accepts them).</summary>
         /// <param name="clientKey">The key.</param>
         /// <returns>True if the key was present.</returns>
+        /// <exception cref="ObjectDisposedException">The authenticator was disposed.</exception>
         public bool RemoveCurveKey(CurveKey clientKey)
         {
             lock (_sync)
             {
+                ThrowIfClosed();
                 return clientKey is not null && _curveKeys.Remove(clientKey);
             }
         }
@@ -197,10 +221,12 @@ namespace NetZeroMQ
         /// <see cref="ZapAuthenticator.CallbackTimeout"/>; throwing or returning <c>default</c> denies.</summary>
         /// <param name="callback">The callback, or null to remove it.</param>
         /// <returns>This policy.</returns>
+        /// <exception cref="ObjectDisposedException">The authenticator was disposed.</exception>
         public ZapPolicy SetCurveCallback(Func<ZapRequest, ZapDecision>? callback)
         {
             lock (_sync)
             {
+                ThrowIfClosed();
                 _curveCallback = callback;
             }
 
@@ -213,10 +239,12 @@ namespace NetZeroMQ
         /// get what a CURVE server without ZAP does silently. The user id is the client key's Z85 text.
         /// </summary>
         /// <returns>This policy.</returns>
+        /// <exception cref="ObjectDisposedException">The authenticator was disposed.</exception>
         public ZapPolicy AllowAnyCurveClient()
         {
             lock (_sync)
             {
+                ThrowIfClosed();
                 _allowAnyCurve = true;
             }
 
@@ -290,17 +318,27 @@ namespace NetZeroMQ
             return runCallback(callback, request);
         }
 
-        /// <summary>Clears every stored password (the authenticator is being disposed).</summary>
+        /// <summary>Clears every stored password and refuses further changes (the authenticator is being disposed).</summary>
         internal void ClearSecrets()
         {
             lock (_sync)
             {
+                _closed = true;
                 foreach (PlainUser user in _plainUsers.Values)
                 {
                     SecretMemory.Clear(user.Password);
                 }
 
                 _plainUsers.Clear();
+            }
+        }
+
+        /// <summary>Called under the lock by every change.</summary>
+        private void ThrowIfClosed()
+        {
+            if (_closed)
+            {
+                throw new ObjectDisposedException(nameof(ZapAuthenticator), "The ZapAuthenticator of this policy was disposed; its policies take no changes.");
             }
         }
 

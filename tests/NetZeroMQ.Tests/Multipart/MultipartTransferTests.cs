@@ -1,6 +1,9 @@
 using System;
+using System.Buffers;
 using System.Collections.Generic;
 using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
 using NetZeroMQ.Tests.TestUtilities;
 using Xunit;
 
@@ -53,7 +56,7 @@ namespace NetZeroMQ.Tests.Multipart
                 Assert.Equal(i, BitConverter.ToInt32(received[i].Data));
             }
 
-            Assert.False(received[9_999].More);
+            Assert.False(received[9_999].HasMore);
         }
 
         [Fact]
@@ -117,23 +120,24 @@ namespace NetZeroMQ.Tests.Multipart
         [Fact]
         public void SendMultipart_FailureAfterFirstFrame_MarksSocketBrokenAndPeerGetsNoGluedMessage()
         {
+            // A real failure after the first frame: the sending socket's context is shut down between frames 1 and 2. The
+            // receiver lives in a context of its own (so tcp), which the shutdown leaves working.
+            using Context receiverContext = Zmq.NewContext();
             using Context context = Zmq.NewContext();
-            using Socket pull = Zmq.NewSocket(context, SocketType.Pull);
+            using Socket pull = Zmq.NewSocket(receiverContext, SocketType.Pull);
             using Socket push = Zmq.NewSocket(context, SocketType.Push);
-            push.Connect(Transports.BindAnywhere(pull, "inproc"));
+            push.Connect(Transports.BindAnywhere(pull, "tcp"));
             push.SendMultipart("before");
             Assert.Equal("before", pull.RecvString());
 
-            Socket.t_multipartFaultForTests = i => i == 2 ? ZmqThrow.Create(ErrorMap.ETERM, "injected") : null;
-            ZmqException broken;
-            try
+            var frames = new List<ReadOnlyMemory<byte>>
             {
-                broken = Assert.Throws<ZmqException>(() => push.SendMultipart("f0", "f1", "f2", "f3"));
-            }
-            finally
-            {
-                Socket.t_multipartFaultForTests = null;
-            }
+                "f0"u8.ToArray(),
+                "f1"u8.ToArray(),
+                new MultipartFaults.BeforeSendMemory("f2"u8.ToArray(), () => MultipartFaults.ShutDownBeforeNextSend(context)).Memory,
+                "f3"u8.ToArray(),
+            };
+            ZmqException broken = Assert.Throws<ZmqException>(() => push.SendMultipart(frames));
 
             Assert.Equal(ZmqError.ContextTerminated, broken.Error);
             Assert.Contains("after 2 of 4 frames", broken.Message);
@@ -148,24 +152,114 @@ namespace NetZeroMQ.Tests.Multipart
             Assert.Equal(ZmqError.TryAgain, Assert.Throws<ZmqException>(() => pull.RecvBytes()).Error);
         }
 
+        [Fact(Timeout = TestTimeouts.TestMilliseconds)]
+        public async Task AsyncAndZeroCopySends_AfterBrokenMultipartSend_ThrowInvalidOperationLikeEverySend()
+        {
+            // The same real failure as above: the sender's context shuts down between two frames; the receiver's stays up.
+            using Context receiverContext = Zmq.NewContext();
+            using Context context = Zmq.NewContext();
+            using Socket pull = Zmq.NewSocket(receiverContext, SocketType.Pull);
+            using Socket push = Zmq.NewSocket(context, SocketType.Push);
+            push.Connect(Transports.BindAnywhere(pull, "tcp"));
+            push.SendMultipart("before");
+            Assert.Equal("before", pull.RecvString());
+            var frames = new List<ReadOnlyMemory<byte>>
+            {
+                "f0"u8.ToArray(),
+                new MultipartFaults.BeforeSendMemory("f1"u8.ToArray(), () => MultipartFaults.ShutDownBeforeNextSend(context)).Memory,
+                "f2"u8.ToArray(),
+            };
+            Assert.Throws<ZmqException>(() => push.SendMultipart(frames));
+
+            Assert.True(push.IsMultipartSendBroken);
+            await Assert.ThrowsAsync<InvalidOperationException>(async () => await push.SendAsync(new byte[] { 1 }));
+            await Assert.ThrowsAsync<InvalidOperationException>(async () => await push.SendAsync("glued?"));
+            using (var message = new Message(new byte[] { 2 }))
+            {
+                await Assert.ThrowsAsync<InvalidOperationException>(async () => await push.SendAsync(message));
+                Assert.Equal(1, message.Size); // refused before it was taken
+            }
+
+            using (var more = new MultipartMessage(new[] { new byte[] { 3 } }))
+            {
+                await Assert.ThrowsAsync<InvalidOperationException>(async () => await push.SendMultipartAsync(more));
+            }
+
+            Assert.Throws<InvalidOperationException>(() => push.SendZeroCopy(new byte[] { 4 }.AsMemory()));
+
+            // Nothing was glued onto the half message: the peer receives nothing at all.
+            pull.ReceiveTimeout = TestTimeouts.Absent;
+            Assert.False(pull.TryRecvMultipart(new MultipartMessage()));
+            Assert.Equal(ZmqError.TryAgain, Assert.Throws<ZmqException>(() => pull.RecvBytes()).Error);
+        }
+
         [Fact]
-        public void SendMultipart_FailureAtFirstFrame_DoesNotMarkSocket()
+        public void SendMultipart_FailureAfterFirstFrame_KeepsTheCauseAsInnerException()
+        {
+            // A real failure between frames 1 and 2 (the sender's context shuts down), as in the test above.
+            using Context receiverContext = Zmq.NewContext();
+            using Context context = Zmq.NewContext();
+            using Socket pull = Zmq.NewSocket(receiverContext, SocketType.Pull);
+            using Socket push = Zmq.NewSocket(context, SocketType.Push);
+            push.Connect(Transports.BindAnywhere(pull, "tcp"));
+            push.SendMultipart("before");
+            Assert.Equal("before", pull.RecvString());
+            var frames = new List<ReadOnlyMemory<byte>>
+            {
+                "f0"u8.ToArray(),
+                new MultipartFaults.BeforeSendMemory("f1"u8.ToArray(), () => MultipartFaults.ShutDownBeforeNextSend(context)).Memory,
+                "f2"u8.ToArray(),
+            };
+
+            ZmqException broken = Assert.Throws<ZmqException>(() => push.SendMultipart(frames));
+
+            Assert.Contains("after 1 of 3 frames", broken.Message);
+            ZmqException cause = Assert.IsType<ZmqException>(broken.InnerException);
+            Assert.Equal(ZmqError.ContextTerminated, cause.Error);
+            Assert.Equal(cause.Error, broken.Error);
+        }
+
+        [Fact]
+        public void RecvMultipart_ContextShutDownPartWay_KeepsFramesAndTheCauseAsInnerException()
         {
             using Context context = Zmq.NewContext();
             using Socket pull = Zmq.NewSocket(context, SocketType.Pull);
             using Socket push = Zmq.NewSocket(context, SocketType.Push);
             push.Connect(Transports.BindAnywhere(pull, "inproc"));
-            Socket.t_multipartFaultForTests = i => i == 0 ? ZmqThrow.Create(ErrorMap.EAGAIN, "injected") : null;
-            try
-            {
-                Assert.Throws<ZmqException>(() => push.SendMultipart("a", "b"));
-            }
-            finally
-            {
-                Socket.t_multipartFaultForTests = null;
-            }
+            string[] frames = Enumerable.Range(0, 150).Select(i => "f" + i).ToArray();
+            push.Send("ready");
+            push.SendMultipart(frames);
+            Assert.Equal("ready", pull.RecvString());
+
+            // libzmq delivers the whole message at once, so only a shutdown can stop it part way: the stop command waits in
+            // the socket's mailbox, and libzmq 4.3 reads its mailbox every 100th receive (inbound_poll_rate), which then fails
+            // with ETERM. The first frames are received before that.
+            context.Shutdown();
+            using var message = new MultipartMessage();
+            ZmqException e = Assert.Throws<ZmqException>(() => pull.RecvMultipart(message));
+
+            Assert.Equal(ZmqError.ContextTerminated, e.Error);
+            Assert.InRange(message.Count, 1, 149);
+            Assert.Contains("failed after " + message.Count + " frames", e.Message);
+            ZmqException cause = Assert.IsType<ZmqException>(e.InnerException);
+            Assert.Equal(ZmqError.ContextTerminated, cause.Error);
+            Assert.DoesNotContain("multipart", cause.Message);
+        }
+
+        [Fact]
+        public void SendMultipart_FailureAtFirstFrame_DoesNotMarkSocket()
+        {
+            // A real failure at the first frame: a PUSH without a peer cannot queue, and a zero send timeout gives up at once.
+            using Context context = Zmq.NewContext();
+            using Socket pull = Zmq.NewSocket(context, SocketType.Pull);
+            using Socket push = Zmq.NewSocket(context, SocketType.Push);
+            string endpoint = Transports.BindAnywhere(pull, "inproc");
+            push.SendTimeout = TimeSpan.Zero;
+            Assert.Equal(ZmqError.TryAgain, Assert.Throws<ZmqException>(() => push.SendMultipart("a", "b")).Error);
 
             Assert.False(push.IsMultipartSendBroken);
+            push.SendTimeout = TestTimeouts.Expected;
+            push.Connect(endpoint);
             push.SendMultipart("c", "d");
             Assert.Equal(new[] { "c", "d" }, pull.RecvMultipart().Select(f => f.GetString()).ToArray());
         }

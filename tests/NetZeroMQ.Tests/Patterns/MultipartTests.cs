@@ -32,7 +32,7 @@ namespace NetZeroMQ.Tests.Patterns
 
         [Theory]
         [MemberData(nameof(Transports.All), MemberType = typeof(Transports))]
-        public void RecvMessage_MultipartFrames_MessageMoreMatchesSocketHasMore(string transport)
+        public void RecvMessage_MultipartFrames_MessageHasMoreMatchesSocketHasMore(string transport)
         {
             using Context context = Zmq.NewContext();
             using Socket right = Zmq.NewSocket(context, SocketType.Pair);
@@ -52,15 +52,15 @@ namespace NetZeroMQ.Tests.Patterns
             using var frame = new Message();
             right.Recv(frame);
             Assert.Equal(new byte[] { 10 }, frame.ToArray());
-            Assert.True(frame.More);
+            Assert.True(frame.HasMore);
             Assert.True(right.HasMore);
             right.Recv(frame);
             Assert.Equal(new byte[] { 20, 21 }, frame.ToArray());
-            Assert.True(frame.More);
+            Assert.True(frame.HasMore);
             Assert.True(right.HasMore);
             right.Recv(frame);
             Assert.Equal(100, frame.Size);
-            Assert.False(frame.More);
+            Assert.False(frame.HasMore);
             Assert.False(right.HasMore);
         }
 

@@ -65,7 +65,7 @@ namespace NetZeroMQ.Tests.Reliability
                     firstWrong ??= $"round {round} (kind {kind}): {call.Exception?.ToString() ?? "returned normally"}";
                 }
 
-                Assert.True(Eventually.True(() => socket.IsNativeClosed), $"round {round}: zmq_close never ran");
+                Assert.True(Eventually.True(() => socket.IsNativeClosed()), $"round {round}: zmq_close never ran");
             }
 
             Assert.True(wrong == 0, $"{wrong} of {Rounds} blocked calls did not end with ObjectDisposedException; first: {firstWrong}");
@@ -130,7 +130,7 @@ namespace NetZeroMQ.Tests.Reliability
                 Assert.True(start.SignalAndWait(TestTimeouts.Expected), $"round {round}: the disposing threads did not start");
                 Assert.True(done.SignalAndWait(TestTimeouts.Expected), $"round {round}: the disposing threads did not finish");
                 Assert.True(socket.IsDisposed);
-                Assert.True(socket.IsNativeClosed, $"round {round}: no thread closed the socket");
+                Assert.True(socket.IsNativeClosed(), $"round {round}: no thread closed the socket");
             }
 
             foreach (BlockingCall worker in workers)

@@ -72,26 +72,30 @@ namespace NetZeroMQ.Tests.Reliability
             Bind("endpoint-null", ArgNull, null!),
             Bind("endpoint-empty", Arg, ""),
             Bind("endpoint-embedded-nul", Arg, "tcp://127.0.0.1:*\0garbage"),
-            Bind("endpoint-no-scheme", Inval, "127.0.0.1:5555"),
+            Bind("endpoint-no-scheme", Arg, "127.0.0.1:5555"),
             Bind("endpoint-unknown-scheme", "ZmqException:ProtocolNotSupported", "bogus://x"),
-            Bind("endpoint-tcp-empty", Inval, "tcp://"),
-            Bind("endpoint-tcp-no-port", Inval, "tcp://127.0.0.1"),
+            Bind("endpoint-tcp-empty", Arg, "tcp://"),
+            Bind("endpoint-tcp-no-port", Arg, "tcp://127.0.0.1"),
             // libzmq 4.3.4 would bind 99999 as port 34463 (modulo 65536); 65536 it rejects itself.
             Bind("endpoint-tcp-port-too-big", Arg, "tcp://127.0.0.1:99999"),
             Bind("endpoint-tcp-port-65536", Arg, "tcp://127.0.0.1:65536"),
             Connect("connect-tcp-source-port-too-big", Arg, "tcp://127.0.0.1:70000;127.0.0.1:5555"),
             new Case("bind-tcp-port-65535-accepted", "ok", c => { using Socket s = c.CreateSocket(SocketType.Push); s.Connect("tcp://127.0.0.1:65535"); }),
-            Bind("endpoint-tcp-bad-ipv6", "ZmqException:NoDevice", "tcp://[::1:*"),
-            Bind("endpoint-tcp-unpaired-surrogate", "ZmqException:NoDevice", "tcp://\uD800:1"),
-            Bind("endpoint-inproc-empty", Inval, "inproc://"),
-            Bind("endpoint-ipc-path-too-long", "ZmqException:NameTooLong", "ipc:///tmp/" + new string('x', 300)),
-            Bind("endpoint-huge", "ZmqException:NoDevice", "tcp://" + new string('9', 100_000) + ":1"),
+            Bind("endpoint-tcp-bad-ipv6", Arg, "tcp://[::1:*"),
+            Bind("endpoint-tcp-unpaired-surrogate", Arg, "tcp://\uD800:1"),
+            Bind("endpoint-inproc-empty", Arg, "inproc://"),
+            Bind("endpoint-ipc-path-too-long", Arg, "ipc:///tmp/" + new string('x', 300)),
+            Bind("endpoint-huge", Arg, "tcp://" + new string('9', 100_000) + ":1"),
             // libzmq resolves a connect's host in the background (a name, not an address): reported by the monitor, not here.
             Connect("connect-tcp-bad-address", "ok", "tcp://256.256.256.256:1"),
-            Connect("connect-tcp-port-zero-text", Inval, "tcp://127.0.0.1:abc"),
+            Connect("connect-tcp-port-zero-text", Arg, "tcp://127.0.0.1:abc"),
             Connect("connect-unknown-scheme", "ZmqException:ProtocolNotSupported", "bogus://x"),
+            // libzmq 4.3.4 accepts these and then aborts the process in its I/O thread when NORM cannot use the address.
+            new Case("connect-norm-empty-address-pub", Arg, c => { using Socket s = c.CreateSocket(SocketType.Pub); s.Connect("norm://:5555"); }),
+            new Case("connect-norm-empty-address-sub", Arg, c => { using Socket s = c.CreateSocket(SocketType.Sub); s.Connect("norm://:5555"); }),
+            new Case("bind-norm-ipv6-in-brackets-pub", Arg, c => { using Socket s = c.CreateSocket(SocketType.Pub); s.Bind("norm://[ff02::1]:5555"); }),
             new Case("unbind-never-bound", "ZmqException:EndpointNotFound", c => { using Socket s = c.CreateSocket(SocketType.Pull); s.Unbind("tcp://127.0.0.1:1"); }),
-            new Case("disconnect-garbage", Inval, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.Disconnect("garbage"); }),
+            new Case("disconnect-garbage", Arg, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.Disconnect("garbage"); }),
 
             // Option values of wrong sizes and types
             Raw("raw-int-option-3-bytes", Arg, SocketOptions.SendHighWatermark.Id, 3),
@@ -102,8 +106,8 @@ namespace NetZeroMQ.Tests.Reliability
             Raw("raw-negative-option", Inval, -1, 4),
             Raw("raw-routing-id-empty", Arg, SocketOptions.RoutingId.Id, 0),
             Raw("raw-routing-id-256", Arg, SocketOptions.RoutingId.Id, 256),
-            new Case("int-as-long-key", Inval, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.SetOption(new SocketOption<long>(SocketOptions.SendHighWatermark.Id, "hwm as long"), 5L); }),
-            new Case("long-as-int-key", Inval, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.SetOption(new SocketOption<int>(SocketOptions.MaxMessageSize.Id, "maxmsg as int"), 5); }),
+            new Case("int-as-long-key", Inval, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.SetOption(SocketOption.Int64(SocketOptions.SendHighWatermark.Id, "hwm as long"), 5L); }),
+            new Case("long-as-int-key", Inval, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.SetOption(SocketOption.Int32(SocketOptions.MaxMessageSize.Id, "maxmsg as int"), 5); }),
             new Case("hwm-negative", Inval, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.SendHighWatermark = -5; }),
             new Case("linger-negative", ArgRange, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.Linger = TimeSpan.FromMilliseconds(-5); }),
             new Case("linger-too-large", ArgRange, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.Linger = TimeSpan.FromDays(1000); }),
@@ -177,7 +181,7 @@ namespace NetZeroMQ.Tests.Reliability
             new Case("custom-curve-key-41-not-terminated", Arg, c =>
             {
                 using Socket s = c.CreateSocket(SocketType.Dealer);
-                s.SetOption(new SocketOption<byte[]>(SocketOptions.CurveServerKey.Id, "my server key"), Encoding.ASCII.GetBytes(new string('0', 41)));
+                s.SetOption(SocketOption.Bytes(SocketOptions.CurveServerKey.Id, "my server key"), Encoding.ASCII.GetBytes(new string('0', 41)));
             }),
             new Case("curve-key-read-short-buffer", Inval, c =>
             {

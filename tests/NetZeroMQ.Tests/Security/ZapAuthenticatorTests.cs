@@ -378,6 +378,23 @@ namespace NetZeroMQ.Tests.Security
         }
 
         [Fact]
+        public void PolicyChanges_AfterDispose_ThrowObjectDisposedSoNoPasswordOutlivesIt()
+        {
+            using Context context = Zmq.NewContext();
+            var authenticator = new ZapAuthenticator(context);
+            ZapPolicy domain = authenticator.ForDomain("global");
+            authenticator.Dispose();
+
+            // Dispose clears the stored passwords; one added afterwards would stay in memory for good.
+            Assert.Throws<ObjectDisposedException>(() => authenticator.AddPlainUser("user", "secret"));
+            Assert.Throws<ObjectDisposedException>(() => domain.AddPlainUser("user", "secret"));
+            Assert.Throws<ObjectDisposedException>(() => authenticator.ForDomain("other"));
+            Assert.Throws<ObjectDisposedException>(() => authenticator.AllowCurveKey(CurveKey.FromBytes(new byte[CurveKey.Size])));
+            Assert.Throws<ObjectDisposedException>(() => domain.AllowAddress("127.0.0.1"));
+            Assert.Throws<ObjectDisposedException>(() => domain.RemovePlainUser("user"));
+        }
+
+        [Fact]
         public void Dispose_FromOtherThreadWhileWaiting_ReturnsPromptlyAndThenRejects()
         {
             using var serverKeys = CurveKeyPair.Generate();

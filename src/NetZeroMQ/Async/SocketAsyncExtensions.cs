@@ -1,0 +1,169 @@
+#if NET
+using System;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace NetZeroMQ
+{
+    /// <summary>Sends and receives on a <see cref="Socket"/> without blocking a thread: <c>await socket.RecvAsync(buffer)</c>.</summary>
+    /// <remarks>
+    /// <para>Each async method first makes the non-blocking call (<c>TryRecv</c>, <c>TrySend</c>, ...) on the calling thread,
+    /// which is the common case and completes synchronously without allocating. Only if the socket is not ready does the
+    /// operation wait: the socket's <c>ZMQ_FD</c> is armed in the process-wide reactor (one thread, epoll), and the operation
+    /// completes when the socket is ready, with its continuation on the thread pool. No thread is blocked and nothing sleeps per
+    /// pending operation, and a waiting operation allocates nothing (each socket reuses one operation object per direction).</para>
+    /// <para>One receive and one send may be pending at the same time; a second one in the same direction throws
+    /// <see cref="InvalidOperationException"/>. Cancellation completes a pending operation at once with
+    /// <see cref="OperationCanceledException"/> and leaves the socket usable (a message that was already received is delivered,
+    /// never dropped). <see cref="Socket.Dispose"/> completes pending operations with <see cref="ObjectDisposedException"/>;
+    /// <see cref="Context.Shutdown"/> with <see cref="ZmqError.ContextTerminated"/>.</para>
+    /// <para>Threading: continuations may resume on any thread; the socket's guard (a full fence per call) makes that migration
+    /// safe, as libzmq requires. Do not use the socket from another thread while you await it, except through the async
+    /// methods themselves. Async needs a .NET 8+ target; the reactor exists for Linux (epoll) today.</para>
+    /// </remarks>
+    public static partial class SocketAsyncExtensions
+    {
+        /// <summary>Receives one frame into <paramref name="buffer"/> without blocking a thread.</summary>
+        /// <param name="socket">The socket.</param>
+        /// <param name="buffer">Where the frame goes; it must stay valid until the operation completes.</param>
+        /// <param name="cancellationToken">Cancels the wait.</param>
+        /// <returns>Bytes written and the frame's real size (see <see cref="RecvResult.IsTruncated"/>).</returns>
+        /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
+        /// <exception cref="InvalidOperationException">Another receive is pending on this socket.</exception>
+        /// <exception cref="ObjectDisposedException">The socket was disposed, before or while waiting.</exception>
+        /// <exception cref="OperationCanceledException">The token was cancelled while waiting.</exception>
+        /// <exception cref="ZmqException">libzmq failed, for example <see cref="ZmqError.ContextTerminated"/>.</exception>
+        public static ValueTask<RecvResult> RecvAsync(this Socket socket, Memory<byte> buffer, CancellationToken cancellationToken = default)
+        {
+            ArgumentNullException.ThrowIfNull(socket);
+            if (cancellationToken.IsCancellationRequested)
+            {
+                return ValueTask.FromCanceled<RecvResult>(cancellationToken);
+            }
+
+            var transfer = AsyncTransfer.Recv(buffer);
+            int size = transfer.TryNow(socket, out _);
+            if (size >= 0)
+            {
+                return new ValueTask<RecvResult>(new RecvResult(Math.Min(size, buffer.Length), size));
+            }
+
+            AsyncOperation op = Start(socket, transfer, cancellationToken, out short token);
+            return new ValueTask<RecvResult>(op, token);
+        }
+
+        /// <summary>Receives one frame into <paramref name="message"/> (replacing its content) without blocking a thread.</summary>
+        /// <param name="socket">The socket.</param>
+        /// <param name="message">The message that receives the frame; do not use it until the operation completes.</param>
+        /// <param name="cancellationToken">Cancels the wait.</param>
+        /// <returns>A task that completes when the frame is in <paramref name="message"/>.</returns>
+        /// <exception cref="ArgumentNullException"><paramref name="socket"/> or <paramref name="message"/> is null.</exception>
+        /// <exception cref="InvalidOperationException">Another receive is pending on this socket.</exception>
+        public static ValueTask RecvAsync(this Socket socket, Message message, CancellationToken cancellationToken = default)
+        {
+            ArgumentNullException.ThrowIfNull(message);
+            return Run(socket, AsyncTransfer.Recv(message), cancellationToken);
+        }
+
+        /// <summary>Sends one frame copied from <paramref name="data"/> without blocking a thread (waits at the high-water mark).</summary>
+        /// <param name="socket">The socket.</param>
+        /// <param name="data">The frame; it must stay unchanged until the operation completes.</param>
+        /// <param name="flags"><see cref="SendFlags.None"/> or <see cref="SendFlags.SendMore"/>.</param>
+        /// <param name="cancellationToken">Cancels the wait.</param>
+        /// <returns>A task that completes when the frame is queued.</returns>
+        /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
+        /// <exception cref="InvalidOperationException">Another send is pending on this socket.</exception>
+        public static ValueTask SendAsync(this Socket socket, ReadOnlyMemory<byte> data, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default)
+        {
+            ThrowIfInvalidAsync(flags);
+            return Run(socket, AsyncTransfer.Send(data, flags), cancellationToken);
+        }
+
+        /// <summary>Sends a <see cref="Message"/> without blocking a thread; on success it is left empty.</summary>
+        /// <param name="socket">The socket.</param>
+        /// <param name="message">The message; do not use it until the operation completes.</param>
+        /// <param name="flags"><see cref="SendFlags.None"/> or <see cref="SendFlags.SendMore"/>.</param>
+        /// <param name="cancellationToken">Cancels the wait (the message then keeps its content).</param>
+        /// <returns>A task that completes when the message is queued.</returns>
+        /// <exception cref="ArgumentNullException"><paramref name="socket"/> or <paramref name="message"/> is null.</exception>
+        public static ValueTask SendAsync(this Socket socket, Message message, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default)
+        {
+            ArgumentNullException.ThrowIfNull(message);
+            ThrowIfInvalidAsync(flags);
+            return Run(socket, AsyncTransfer.Send(message, flags), cancellationToken);
+        }
+
+        /// <summary>
+        /// Sends every frame of <paramref name="message"/> as one multipart message without blocking a thread. The frames are
+        /// checked first, and they go out together under one hold of the socket (libzmq can only refuse the first frame), so
+        /// no other send can slip between them; on success the message is left empty, as
+        /// <see cref="Socket.SendMultipart(MultipartMessage)"/> leaves it.
+        /// </summary>
+        /// <param name="socket">The socket.</param>
+        /// <param name="message">The frames; do not use the message until the operation completes.</param>
+        /// <param name="cancellationToken">Cancels the wait (nothing has been sent then).</param>
+        /// <returns>A task that completes when the whole message is queued.</returns>
+        /// <exception cref="ArgumentNullException"><paramref name="socket"/> or <paramref name="message"/> is null.</exception>
+        /// <exception cref="ArgumentException">The message has no frames or a disposed frame.</exception>
+        /// <exception cref="InvalidOperationException">Another send is pending on this socket.</exception>
+        public static ValueTask SendMultipartAsync(this Socket socket, MultipartMessage message, CancellationToken cancellationToken = default)
+        {
+            // The first attempt (TrySendMultipart) checks every frame before the first goes out; retries send the checked message.
+            ArgumentNullException.ThrowIfNull(message);
+            return Run(socket, AsyncTransfer.SendMultipart(message), cancellationToken);
+        }
+
+        /// <summary>
+        /// Receives one whole multipart message into <paramref name="message"/> (replacing its frames, reusing their objects)
+        /// without blocking a thread.
+        /// </summary>
+        /// <param name="socket">The socket.</param>
+        /// <param name="message">Receives the frames; do not use it until the operation completes.</param>
+        /// <param name="cancellationToken">Cancels the wait.</param>
+        /// <returns>A task that completes when every frame of the message is in <paramref name="message"/>.</returns>
+        /// <exception cref="ArgumentNullException"><paramref name="socket"/> or <paramref name="message"/> is null.</exception>
+        /// <exception cref="InvalidOperationException">Another receive is pending on this socket.</exception>
+        public static ValueTask RecvMultipartAsync(this Socket socket, MultipartMessage message, CancellationToken cancellationToken = default)
+        {
+            ArgumentNullException.ThrowIfNull(message);
+            return Run(socket, AsyncTransfer.RecvMultipart(message), cancellationToken);
+        }
+        /// <summary>An async call whose task carries no result: the first attempt, then a wait if it would block.</summary>
+        private static ValueTask Run(Socket socket, in AsyncTransfer transfer, CancellationToken cancellationToken)
+        {
+            ArgumentNullException.ThrowIfNull(socket);
+            if (cancellationToken.IsCancellationRequested)
+            {
+                return ValueTask.FromCanceled(cancellationToken);
+            }
+
+            if (transfer.TryNow(socket, out _) >= 0)
+            {
+                return default;
+            }
+
+            AsyncOperation op = Start(socket, transfer, cancellationToken, out short token);
+            return new ValueTask(op, token);
+        }
+
+        /// <summary>
+        /// The first attempt would block: make <paramref name="transfer"/> the socket's pending send or receive (attaching the
+        /// async side on first need). Ending the claim retries it at once (the socket may have become ready since the first
+        /// attempt) and arms the socket's descriptor in the reactor if it still has to wait.
+        /// </summary>
+        private static AsyncOperation Start(Socket socket, in AsyncTransfer transfer, CancellationToken cancellationToken, out short token)
+        {
+            using SocketLease lease = socket.Lease();
+            return SocketAsyncState.Of(lease).Start(transfer, cancellationToken, out token);
+        }
+
+        private static void ThrowIfInvalidAsync(SendFlags flags)
+        {
+            if ((flags & ~SendFlags.SendMore) != 0)
+            {
+                throw new ArgumentOutOfRangeException(nameof(flags), flags, "Async sends take SendFlags.None or SendFlags.SendMore.");
+            }
+        }
+    }
+}
+#endif

@@ -1,0 +1,116 @@
+using System.Runtime.CompilerServices;
+
+namespace NetZeroMQ
+{
+    public sealed unsafe partial class Socket
+    {
+        /// <summary>What a feature attached (the async side); null until one attaches.</summary>
+        private SocketAttachment? _attachment;
+
+        /// <summary>Claims the socket for code outside the core; throws as any call would (disposed, or in use elsewhere).</summary>
+        internal SocketLease Lease()
+        {
+            Enter();
+            return new SocketLease(this);
+        }
+
+        /// <summary>
+        /// Claims the socket without throwing: false when it is disposed (then <paramref name="disposed"/> is true) or in use by
+        /// another thread. For callers that must not fail, such as a monitor stopping itself.
+        /// </summary>
+        internal bool TryLease(out SocketLease lease, out bool disposed)
+        {
+            if (_guard.TryEnter(out disposed))
+            {
+                lease = new SocketLease(this);
+                return true;
+            }
+
+            lease = default;
+            return false;
+        }
+
+        /// <summary>
+        /// The attached machinery's own claim (the reactor retrying pending operations): false if any call holds the socket. A
+        /// caller's call that meets this claim waits for it instead of failing with concurrent use. A true result must be
+        /// disposed even if a Dispose raced in: the release is then left to it.
+        /// </summary>
+        internal bool TryLeaseForMachinery(out SocketLease lease)
+        {
+            if (_guard.TryEnter())
+            {
+                lease = new SocketLease(this);
+                return true;
+            }
+
+            lease = default;
+            return false;
+        }
+
+        /// <summary>
+        /// Keeps the native socket from being closed during a call made without the guard (a monitor stopped from another
+        /// thread while this socket's owner is inside a call); false if it is closed already. Pair with
+        /// <see cref="ReleaseNativeHold"/>.
+        /// </summary>
+        internal bool TryHoldNative()
+        {
+            bool added = false;
+            try
+            {
+                _handle.DangerousAddRef(ref added);
+            }
+            catch (System.ObjectDisposedException)
+            {
+                return false;
+            }
+
+            return added;
+        }
+
+        /// <summary>Ends a <see cref="TryHoldNative"/>.</summary>
+        internal void ReleaseNativeHold() => _handle.DangerousRelease();
+
+        /// <summary>The native socket while the caller holds the native handle (<see cref="TryHoldNative"/>).</summary>
+        internal nint NativeWhileHeld => _socket;
+
+        internal nint NativeWhileLeased => _socket;
+
+        internal PollEvents EventsWhileLeased => (PollEvents)GetInt32Unguarded(Interop.Zmq.ZMQ_EVENTS, "Events");
+
+        internal nint FdWhileLeased => GetInt32Unguarded(Interop.Zmq.ZMQ_FD, "Fd");
+
+        internal SocketAttachment? AttachmentWhileLeased => _attachment;
+
+        internal void AttachWhileLeased(SocketAttachment attachment)
+        {
+            System.Diagnostics.Debug.Assert(_attachment is null, "a socket takes one attachment");
+
+            // The attached machinery claims the socket with a compare-exchange, which unchecked mode's plain stores cannot exclude.
+            _guard.RequireChecks();
+            _attachment = attachment;
+        }
+
+        internal void EndLease() => Exit();
+
+        /// <summary>
+        /// Exit for a socket with attached machinery: let it act while the guard is still held (this call may have consumed the
+        /// readiness notification it waits for), release with a full fence, let it act again (work it deferred while the guard
+        /// was taken), and close the socket if a Dispose arrived meanwhile.
+        /// </summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void ExitWithAttachment(SocketAttachment attachment)
+        {
+            if (!_guard.IsDisposeRequested)
+            {
+                attachment.OnLeaving(new SocketLease(this));
+            }
+
+            bool release = _guard.ExitFenced();
+            attachment.OnLeft();
+            if (release)
+            {
+                ReleaseNative();
+            }
+        }
+    }
+}

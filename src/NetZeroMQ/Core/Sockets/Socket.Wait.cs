@@ -1,0 +1,222 @@
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Threading;
+
+namespace NetZeroMQ
+{
+    public sealed unsafe partial class Socket
+    {
+        /// <summary>
+        /// How long one native wait may last when it cannot be woken by <see cref="Dispose"/>: a send blocked at the high-water
+        /// mark, or any wait on a platform without a waker. It bounds how long Dispose takes to end such a call; it adds no
+        /// latency, because libzmq returns from the wait as soon as the socket is ready.
+        /// </summary>
+        internal const int UninterruptibleSliceMs = 50;
+
+        private static readonly bool s_windowsPollItems = RuntimeInformation.IsOSPlatform(OSPlatform.Windows);
+
+        /// <summary>
+        /// Sends or receives. The first attempt never blocks (<see cref="TransferStep"/>); only if libzmq says EAGAIN and
+        /// <paramref name="wait"/> allows waiting does it enter the wait loop. (These calls keep their GC transition:
+        /// <c>SuppressGCTransition</c> was measured and rejected, because libzmq may run the zero-copy free callback, which is
+        /// .NET code, from inside a send or receive — closing the previous inproc message, or a conflated one — and the runtime
+        /// aborts the process when .NET is entered from a call without a transition.) Returns the byte count, or -1 when the
+        /// call would block or its own timeout passed (never for <see cref="TransferWait.Blocking"/>, which throws instead).
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private int Transfer<T>(ref T op, int flags, TransferWait wait)
+            where T : struct, INativeTransfer
+        {
+            int rc = TransferStep.TryOnce(ref op, _socket, flags);
+            return rc >= 0 ? rc : TransferSlow(ref op, flags, wait);
+        }
+
+        /// <summary>The first attempt would block: report that, or wait.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private int TransferSlow<T>(ref T op, int flags, TransferWait wait)
+            where T : struct, INativeTransfer
+        {
+            if (wait.IsNonBlocking)
+            {
+                return TransferStep.WouldBlock;
+            }
+
+            return op.IsSend ? WaitToSend(ref op, flags, wait) : WaitToReceive(ref op, flags, wait);
+        }
+
+        /// <summary>
+        /// Blocking receive: waits in <c>zmq_poll</c> on the socket and its waker, so that <see cref="Dispose"/> from another
+        /// thread (or the cancellation of a timed call) ends the wait at once, then receives without blocking. Bounded by
+        /// <see cref="ReceiveTimeout"/> or the call's own timeout.
+        /// </summary>
+        private int WaitToReceive<T>(ref T op, int flags, TransferWait wait)
+            where T : struct, INativeTransfer
+        {
+            Deadline deadline = Deadline.After(wait.UsesSocketTimeout ? GetInt32Unguarded(Interop.Zmq.ZMQ_RCVTIMEO) : wait.TimeoutMilliseconds);
+            WakerHandle? waker = GetOrCreateWakerWhileLeased();
+            CancellationToken cancellation = wait.CancellationToken;
+            bool wakeOnCancel = waker is not null && cancellation.CanBeCanceled;
+            CancellationTokenRegistration registration = wakeOnCancel ? WakeOnCancel(cancellation, waker!) : default;
+            try
+            {
+                while (true)
+                {
+                    if (_guard.IsDisposeRequested)
+                    {
+                        ThrowDisposed();
+                    }
+
+                    cancellation.ThrowIfCancellationRequested();
+                    int waitMs = waker is null ? deadline.SliceMilliseconds(UninterruptibleSliceMs) : deadline.RemainingMilliseconds;
+                    if (waitMs == 0)
+                    {
+                        return TimedOut(wait, "receive");
+                    }
+
+                    if (PollSocket(Interop.Zmq.ZMQ_POLLIN, waker, waitMs) < 0)
+                    {
+                        int pollErrno = Interop.Zmq.zmq_errno();
+                        if (pollErrno != ErrorMap.EINTR)
+                        {
+                            ZmqThrow.Error(pollErrno, "receive (zmq_poll)");
+                        }
+
+                        continue;
+                    }
+
+                    int rc = op.Invoke(_socket, flags | Interop.Zmq.ZMQ_DONTWAIT);
+                    if (rc >= 0)
+                    {
+                        return rc;
+                    }
+
+                    int errno = Interop.Zmq.zmq_errno();
+                    if (errno != ErrorMap.EAGAIN && errno != ErrorMap.EINTR)
+                    {
+                        ZmqThrow.Error(errno, "receive");
+                    }
+                }
+            }
+            finally
+            {
+                if (wakeOnCancel)
+                {
+                    EndWakeOnCancel(registration, cancellation, waker!);
+                }
+            }
+        }
+
+        /// <summary>
+        /// Blocking send: lets libzmq wait natively in slices of at most <see cref="UninterruptibleSliceMs"/>. Polling is not
+        /// used for sends because libzmq reports PUB with XPUB_NODROP and ROUTER with ROUTER_MANDATORY as writable while a send
+        /// to a full peer still fails, which would turn the wait into a spin. Bounded by <see cref="SendTimeout"/> or the call's
+        /// own timeout; a Dispose or a cancellation is seen between slices.
+        /// </summary>
+        private int WaitToSend<T>(ref T op, int flags, TransferWait wait)
+            where T : struct, INativeTransfer
+        {
+            int socketTimeout = GetInt32Unguarded(Interop.Zmq.ZMQ_SNDTIMEO);
+            Deadline deadline = Deadline.After(wait.UsesSocketTimeout ? socketTimeout : wait.TimeoutMilliseconds);
+            int nativeTimeout = socketTimeout;
+            try
+            {
+                while (true)
+                {
+                    if (_guard.IsDisposeRequested)
+                    {
+                        ThrowDisposed();
+                    }
+
+                    wait.CancellationToken.ThrowIfCancellationRequested();
+                    int slice = deadline.SliceMilliseconds(UninterruptibleSliceMs);
+                    if (slice == 0)
+                    {
+                        return TimedOut(wait, "send");
+                    }
+
+                    if (slice != nativeTimeout)
+                    {
+                        SetInt32Unguarded(Interop.Zmq.ZMQ_SNDTIMEO, slice);
+                        nativeTimeout = slice;
+                    }
+
+                    int rc = op.Invoke(_socket, flags & ~Interop.Zmq.ZMQ_DONTWAIT);
+                    if (rc >= 0)
+                    {
+                        return rc;
+                    }
+
+                    int errno = Interop.Zmq.zmq_errno();
+                    if (errno != ErrorMap.EAGAIN && errno != ErrorMap.EINTR)
+                    {
+                        ZmqThrow.Error(errno, "send");
+                    }
+                }
+            }
+            finally
+            {
+                if (nativeTimeout != socketTimeout)
+                {
+                    SetInt32Unguarded(Interop.Zmq.ZMQ_SNDTIMEO, socketTimeout);
+                }
+            }
+        }
+
+        /// <summary>The wait's time is up: a blocking call throws <see cref="ZmqError.TryAgain"/>, a timed Try call returns false (-1).</summary>
+        private static int TimedOut(TransferWait wait, string operation)
+        {
+            if (wait.UsesSocketTimeout)
+            {
+                ZmqThrow.Timeout(operation);
+            }
+
+            return -1;
+        }
+
+        /// <summary>Signals the waker when <paramref name="cancellation"/> is cancelled, so a cancel ends the poll as a Dispose does.</summary>
+        private static CancellationTokenRegistration WakeOnCancel(CancellationToken cancellation, WakerHandle waker) =>
+#if NET
+            cancellation.UnsafeRegister(static state => ((WakerHandle)state!).Signal(), waker);
+#else
+            cancellation.Register(static state => ((WakerHandle)state!).Signal(), waker);
+#endif
+
+        /// <summary>
+        /// Ends a cancellable wait. Disposing the registration waits for a signal in progress, so afterwards no signal of this
+        /// call can come; if the token was cancelled, its signal is taken back, because the waker must stay quiet until a
+        /// Dispose (a later wait, or a <see cref="Poller"/> holding this socket, would otherwise wake at once, again and again).
+        /// After a Dispose the signal stays: the socket closes as this call leaves.
+        /// </summary>
+        private void EndWakeOnCancel(CancellationTokenRegistration registration, CancellationToken cancellation, WakerHandle waker)
+        {
+            registration.Dispose();
+            if (cancellation.IsCancellationRequested && !_guard.IsDisposeRequested)
+            {
+                waker.Reset();
+            }
+        }
+
+        /// <summary>One <c>zmq_poll</c> on this socket plus the waker (if any). Returns zmq_poll's result.</summary>
+        private int PollSocket(short events, WakerHandle? waker, int timeoutMs)
+        {
+            if (s_windowsPollItems)
+            {
+                Interop.Zmq.PollItemWindows item = default;
+                item.Socket = _socket;
+                item.Events = events;
+                return Interop.Zmq.zmq_poll(&item, 1, timeoutMs);
+            }
+
+            Interop.Zmq.PollItemPosix* items = stackalloc Interop.Zmq.PollItemPosix[2];
+            items[0] = new Interop.Zmq.PollItemPosix { Socket = _socket, Events = events };
+            int count = 1;
+            if (waker is not null)
+            {
+                items[1] = new Interop.Zmq.PollItemPosix { Fd = waker.ReadFd, Events = Interop.Zmq.ZMQ_POLLIN };
+                count = 2;
+            }
+
+            return Interop.Zmq.zmq_poll(items, count, timeoutMs);
+        }
+    }
+}

@@ -1,0 +1,214 @@
+using System;
+using System.Runtime.CompilerServices;
+using System.Threading;
+
+namespace NetZeroMQ
+{
+    /// <summary>
+    /// A ZeroMQ socket. See <see href="http://api.zeromq.org/4-3:zmq-socket">zmq_socket</see>.
+    /// </summary>
+    /// <remarks>
+    /// <para><b>Threading.</b> Like libzmq's own sockets, a <see cref="Socket"/> is used by one thread at a time. It may move
+    /// between threads (the guard every call passes through is the full memory barrier libzmq asks for when a socket migrates),
+    /// but two threads using it at the same moment get an <see cref="InvalidOperationException"/> instead of libzmq's undefined
+    /// behaviour. <see cref="Dispose"/> is the exception: it may be called from any thread at any time.</para>
+    /// <para><b>Close semantics.</b> <see cref="Dispose"/> closes the socket (<c>zmq_close</c>, exactly once); messages still
+    /// queued leave in the background for up to <see cref="Linger"/>, and the context's disposal waits for them that long. If
+    /// another thread is inside a call on this socket, that call ends promptly with <see cref="ObjectDisposedException"/> (a
+    /// receive or poll wakes at once; a send blocked at the high-water mark within 50 ms) and the socket is closed as it
+    /// leaves, so no native call ever runs on a freed socket. After <see cref="Dispose"/> every member throws
+    /// <see cref="ObjectDisposedException"/> without calling libzmq, except those that only read managed state:
+    /// <see cref="Dispose"/> itself, <see cref="IsDisposed"/>, <see cref="Type"/>, <see cref="Context"/>,
+    /// <see cref="IsMultipartSendBroken"/> and <see cref="ToString"/>.</para>
+    /// <para><b>Waiting.</b> Every send and receive comes in three forms. <c>Send</c>/<c>Recv</c> wait at most
+    /// <see cref="SendTimeout"/> / <see cref="ReceiveTimeout"/> (infinite by default) and then throw <see cref="ZmqException"/>
+    /// with <see cref="ZmqError.TryAgain"/>. <c>TrySend</c>/<c>TryRecv</c> never block: "would block" is a false result. The
+    /// <c>Try</c> forms with a <see cref="TimeSpan"/> wait up to that timeout (the socket's option does not apply) and then
+    /// return false; their <see cref="CancellationToken"/> ends the wait with <see cref="OperationCanceledException"/>, and
+    /// nothing is sent or taken then. Signals (EINTR) are retried inside, keeping the remaining time.</para>
+    /// </remarks>
+    public sealed unsafe partial class Socket : IDisposable
+    {
+        private readonly Context _context;
+        private readonly SocketHandle _handle;
+        private readonly nint _socket;
+        private readonly WeakReference<Socket> _tracking;
+        private UsageGuard _guard;
+
+        /// <summary>Creates a socket in <paramref name="context"/> (<c>zmq_socket</c>). Its linger starts at the context's
+        /// <see cref="Context.DefaultLinger"/>.</summary>
+        /// <param name="context">The context that owns the socket.</param>
+        /// <param name="type">The socket type.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="context"/> is null.</exception>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="type"/> is not a defined <see cref="SocketType"/>.</exception>
+        /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
+        /// <exception cref="InvalidOperationException">This is the context's first socket, and libzmq could not start its
+        /// threads with the context's options (too many I/O threads for the descriptors left, or thread scheduling the system
+        /// refuses): libzmq would abort the process.</exception>
+        /// <exception cref="ZmqException">libzmq refused (for example <see cref="ZmqError.TooManyOpenFiles"/> past MaxSockets, or
+        /// <see cref="ZmqError.ContextTerminated"/> after <see cref="Context.Shutdown"/>).</exception>
+        public Socket(Context context, SocketType type)
+            : this(context, type, highestType: (int)SocketType.Stream)
+        {
+        }
+
+        /// <summary>Creates a socket of any type libzmq defines, draft ones included; for features that check availability first.</summary>
+        internal static Socket CreateOfNativeType(Context context, int type) => new Socket(context, (SocketType)type, Interop.Zmq.ZMQ_CHANNEL);
+
+        private Socket(Context context, SocketType type, int highestType)
+        {
+            if (context is null)
+            {
+                throw new ArgumentNullException(nameof(context));
+            }
+
+            if ((uint)type > (uint)highestType)
+            {
+                throw new ArgumentOutOfRangeException(nameof(type), type, "Not a socket type this binding supports.");
+            }
+
+            _guard.UseConfiguredMode();
+            context.ThrowIfCannotStart();
+            nint nativeContext = context.AddRef(out bool added);
+            try
+            {
+                nint socket = CreateNative(nativeContext, (int)type);
+                if (socket == 0)
+                {
+                    // Read errno before type.ToString(): the first Enum.ToString in a process overwrites it.
+                    ZmqThrow.Error(Interop.Zmq.zmq_errno(), "zmq_socket", option: type.ToString());
+                }
+
+                _handle = new SocketHandle(context.Handle, socket);
+                _socket = socket;
+                int linger = context.DefaultLingerMilliseconds;
+                Interop.Zmq.zmq_setsockopt(socket, Interop.Zmq.ZMQ_LINGER, &linger, sizeof(int));
+            }
+            finally
+            {
+                context.Release(added);
+            }
+
+            _context = context;
+            Type = type;
+            _tracking = new WeakReference<Socket>(this);
+            context.Track(_tracking);
+            if (context.IsDisposed)
+            {
+                // The context was disposed while this socket was being made: it did not see the socket, so close it here.
+                Dispose();
+                ZmqThrow.Disposed(context);
+            }
+        }
+
+        /// <summary>The socket type.</summary>
+        public SocketType Type { get; }
+
+        /// <summary>zmq_socket, waiting briefly for libzmq's reaper when the context is full (see <see cref="SocketSlots"/>). Any
+        /// other failure returns at once (0, errno set).</summary>
+        private static nint CreateNative(nint context, int type)
+        {
+            nint socket;
+            Deadline? reaper = null;
+            while ((socket = Interop.Zmq.zmq_socket(context, type)) == 0 && SocketSlots.WaitForReaper(ref reaper))
+            {
+            }
+
+            return socket;
+        }
+
+        /// <summary>The context this socket belongs to.</summary>
+        public Context Context => _context;
+
+        /// <summary>Whether <see cref="Dispose"/> has been called.</summary>
+        public bool IsDisposed => _guard.IsDisposeRequested;
+
+        /// <summary>
+        /// Closes the socket (<c>zmq_close</c>) exactly once. Callable from any thread, any number of times; see the class remarks
+        /// for what happens to a call in progress on another thread.
+        /// </summary>
+        public void Dispose()
+        {
+            _attachment?.OnDisposing();
+            if (_guard.RequestDispose())
+            {
+                ReleaseNative();
+            }
+            else
+            {
+                // A call is in flight on another thread and will close the socket as it leaves; wake it if it is waiting.
+                _handle.Waker?.Signal();
+            }
+        }
+
+        /// <inheritdoc/>
+        public override string ToString() => "Socket(" + Type + (IsDisposed ? ", disposed)" : ")");
+
+        /// <summary>Claims the socket for one native call and returns the native pointer.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private nint Enter()
+        {
+            if (!_guard.Enter(this))
+            {
+                ExitAndThrowDisposed();
+            }
+
+            return _socket;
+        }
+
+        /// <summary>Enter found the socket disposed: drop the claim (closing the socket if the Dispose left that to us) and throw.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void ExitAndThrowDisposed()
+        {
+            Exit();
+            ThrowDisposed();
+        }
+
+        /// <summary>Ends a native call; closes the socket if a Dispose arrived meanwhile.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private void Exit()
+        {
+            if (_attachment is { } attachment)
+            {
+                ExitWithAttachment(attachment);
+                return;
+            }
+
+            if (_guard.Exit())
+            {
+                ReleaseNative();
+            }
+        }
+
+        /// <summary>Runs once, on whichever thread won the guard's release: closes the native socket and what it owns.</summary>
+        private void ReleaseNative()
+        {
+            _attachment?.OnClosing();
+            _context.Untrack(_tracking);
+            _scratch?.ReleaseOwned();
+            _zeroCopyScratch?.ReleaseOwned();
+            _handle.ClosedByOwner = true;
+            _handle.Dispose();
+        }
+
+        /// <summary>This socket's wake-up descriptor, made on first use (null where the platform has none); the caller holds the guard.</summary>
+        internal WakerHandle? GetOrCreateWakerWhileLeased()
+        {
+            WakerHandle? waker = _handle.Waker;
+            if (waker is null && WakerHandle.IsSupported)
+            {
+                waker = WakerHandle.TryCreate();
+                if (waker is not null)
+                {
+                    _handle.AttachWaker(waker);
+                }
+            }
+
+            return waker;
+        }
+
+        internal bool IsDisposeRequested => _guard.IsDisposeRequested;
+
+        internal void ThrowDisposed() => ZmqThrow.Disposed(this);
+    }
+}

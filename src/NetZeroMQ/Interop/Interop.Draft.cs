@@ -1,0 +1,57 @@
+#if NET
+using System.Runtime.InteropServices;
+
+namespace NetZeroMQ
+{
+    internal static unsafe partial class Interop
+    {
+        /// <summary>
+        /// libzmq's draft functions, typed once here and bound at run time from the loaded library's exports (never statically:
+        /// builds without the draft API, such as Debian's libzmq5, do not export them and must still load). A null pointer means
+        /// the loaded libzmq lacks that function; callers check before calling.
+        /// </summary>
+        /// <remarks>
+        /// The netstandard2.0 build has neither <c>NativeLibrary</c> nor the unmanaged calling convention these pointers use, so
+        /// this class exists only in the net8.0 build. The bind runs once, on first use, after the library was loaded.
+        /// </remarks>
+        internal static unsafe class ZmqDraft
+        {
+            /// <summary><c>void* zmq_poller_new(void)</c>.</summary>
+            internal static readonly delegate* unmanaged<nint> zmq_poller_new;
+
+            /// <summary><c>int zmq_join(void* socket, const char* group)</c>.</summary>
+            internal static readonly delegate* unmanaged<nint, byte*, int> zmq_join;
+
+            /// <summary><c>int zmq_leave(void* socket, const char* group)</c>.</summary>
+            internal static readonly delegate* unmanaged<nint, byte*, int> zmq_leave;
+
+            /// <summary><c>int zmq_msg_set_routing_id(zmq_msg_t* msg, uint32_t routing_id)</c>.</summary>
+            internal static readonly delegate* unmanaged<void*, uint, int> zmq_msg_set_routing_id;
+
+            /// <summary><c>uint32_t zmq_msg_routing_id(zmq_msg_t* msg)</c>.</summary>
+            internal static readonly delegate* unmanaged<void*, uint> zmq_msg_routing_id;
+
+            /// <summary><c>int zmq_msg_set_group(zmq_msg_t* msg, const char* group)</c>.</summary>
+            internal static readonly delegate* unmanaged<void*, byte*, int> zmq_msg_set_group;
+
+            /// <summary><c>int zmq_socket_monitor_versioned(void* s, const char* addr, uint64_t events, int version, int type)</c>.</summary>
+            internal static readonly delegate* unmanaged<nint, byte*, ulong, int, int, int> zmq_socket_monitor_versioned;
+
+            static ZmqDraft()
+            {
+                nint library = LibzmqResolver.EnsureLoaded();
+                zmq_poller_new = (delegate* unmanaged<nint>)Find(library, "zmq_poller_new");
+                zmq_join = (delegate* unmanaged<nint, byte*, int>)Find(library, "zmq_join");
+                zmq_leave = (delegate* unmanaged<nint, byte*, int>)Find(library, "zmq_leave");
+                zmq_msg_set_routing_id = (delegate* unmanaged<void*, uint, int>)Find(library, "zmq_msg_set_routing_id");
+                zmq_msg_routing_id = (delegate* unmanaged<void*, uint>)Find(library, "zmq_msg_routing_id");
+                zmq_msg_set_group = (delegate* unmanaged<void*, byte*, int>)Find(library, "zmq_msg_set_group");
+                zmq_socket_monitor_versioned = (delegate* unmanaged<nint, byte*, ulong, int, int, int>)Find(library, "zmq_socket_monitor_versioned");
+            }
+
+            private static nint Find(nint library, string name) =>
+                NativeLibrary.TryGetExport(library, name, out nint address) ? address : 0;
+        }
+    }
+}
+#endif

@@ -1,0 +1,33 @@
+using System.Runtime.CompilerServices;
+
+namespace NetZeroMQ.Tests.TestUtilities
+{
+    /// <summary>
+    /// What the tests read inside a <see cref="Socket"/> that the product has no member for. Reached through
+    /// <see cref="UnsafeAccessorAttribute"/> so that the library carries no test-only member; a renamed field fails here with
+    /// <see cref="System.MissingFieldException"/>, not silently.
+    /// </summary>
+    internal static class SocketInternals
+    {
+        /// <summary>Whether zmq_close has run for <paramref name="socket"/> (it was disposed and no call was in flight any more).</summary>
+        internal static bool IsNativeClosed(this Socket socket) => HandleOf(socket).IsClosed;
+
+        /// <summary>Whether the socket's waker (the descriptor a Dispose or a cancellation signals) is readable right now.</summary>
+        internal static unsafe bool IsWakerSignalled(this Socket socket)
+        {
+            WakerHandle? waker = HandleOf(socket).Waker;
+            if (waker is null)
+            {
+                return false;
+            }
+
+            Interop.Zmq.PollItemPosix item = default;
+            item.Fd = waker.ReadFd;
+            item.Events = Interop.Zmq.ZMQ_POLLIN;
+            return Interop.Zmq.zmq_poll(&item, 1, 0) > 0;
+        }
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_handle")]
+        private static extern ref SocketHandle HandleOf(Socket socket);
+    }
+}
