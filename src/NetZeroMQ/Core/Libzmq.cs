@@ -18,9 +18,8 @@ namespace NetZeroMQ
     public static class Libzmq
     {
         /// <summary>The oldest libzmq this binding accepts (it uses <c>zmq_has</c>, added in 4.1).</summary>
-        public static readonly Version MinimumVersion = new Version(4, 1, 0);
+        public static readonly Version MinimumVersion = LibzmqResolver.MinimumVersion;
 
-        private static string? s_libraryPath;
         private static Version? s_version;
 
         /// <summary>
@@ -29,17 +28,8 @@ namespace NetZeroMQ
         /// </summary>
         public static string? LibraryPath
         {
-            get => s_libraryPath;
-            set
-            {
-                if (LibzmqResolver.LoadedPath is not null && value != s_libraryPath)
-                {
-                    throw new InvalidOperationException(
-                        "libzmq is already loaded from '" + LibzmqResolver.LoadedPath + "'; set Libzmq.LibraryPath before the first use of NetZeroMQ.");
-                }
-
-                s_libraryPath = value;
-            }
+            get => LibzmqResolver.LibraryPath;
+            set => LibzmqResolver.LibraryPath = value;
         }
 
         /// <summary>Where libzmq was loaded from (a path or the system name that resolved). Loads it if needed.</summary>

@@ -53,7 +53,7 @@ namespace NetZeroMQ
         private static string Setting(LibzmqSource source) =>
             source == LibzmqSource.LibraryPath ? "Libzmq.LibraryPath" : "the " + LibzmqResolver.EnvironmentVariable + " environment variable";
 
-        /// <summary>An explicit path (<see cref="Libzmq.LibraryPath"/> or the environment variable) gave no usable libzmq.</summary>
+        /// <summary>An explicit path (<c>Libzmq.LibraryPath</c> or the environment variable) gave no usable libzmq.</summary>
         internal static string ExplicitPath(LoadAttempt attempt, LibzmqSource source)
         {
             string path = attempt.Candidate;
@@ -94,7 +94,7 @@ namespace NetZeroMQ
         internal static string Search(IReadOnlyList<LoadAttempt> attempts, IEnumerable<string> packageFolders)
         {
             var text = new StringBuilder();
-            text.Append("NetZeroMQ could not load libzmq (ZeroMQ ").Append(Libzmq.MinimumVersion.ToString(2))
+            text.Append("NetZeroMQ could not load libzmq (ZeroMQ ").Append(LibzmqResolver.MinimumVersion.ToString(2))
                 .Append(" or later): no path was given (Libzmq.LibraryPath, ").Append(LibzmqResolver.EnvironmentVariable)
                 .Append("), and the system search found no libzmq that loads. It looked for a libzmq shipped with the application in");
             string separator = " ";
@@ -116,15 +116,15 @@ namespace NetZeroMQ
             return text.ToString();
         }
 
-        /// <summary>The loaded libzmq is older than <see cref="Libzmq.MinimumVersion"/>.</summary>
+        /// <summary>The loaded libzmq is older than <see cref="LibzmqResolver.MinimumVersion"/>.</summary>
         internal static string TooOld(Version version, string path, LibzmqSource source)
         {
             string advice = source == LibzmqSource.Search
                 ? "Install a newer libzmq (" + InstallCommands + "), or point NetZeroMQ at one with the " +
                   LibzmqResolver.EnvironmentVariable + " environment variable or Libzmq.LibraryPath."
-                : "Point " + Setting(source) + " at libzmq " + Libzmq.MinimumVersion.ToString(2) + " or later, " + UseSystem(source);
+                : "Point " + Setting(source) + " at libzmq " + LibzmqResolver.MinimumVersion.ToString(2) + " or later, " + UseSystem(source);
             return "libzmq " + version + " loaded from '" + path + "' (" + Describe(source) + ") is too old: NetZeroMQ needs " +
-                Libzmq.MinimumVersion + " or later." + Environment.NewLine + advice;
+                LibzmqResolver.MinimumVersion + " or later." + Environment.NewLine + advice;
         }
     }
 }

@@ -2,11 +2,12 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Runtime.InteropServices;
+using System.Threading;
 
 namespace NetZeroMQ
 {
     /// <summary>
-    /// Finds and loads libzmq, in this order: an explicit path (<see cref="Libzmq.LibraryPath"/>, else the environment variable
+    /// Finds and loads libzmq, in this order: an explicit path (<see cref="LibraryPath"/>, set through <c>Libzmq.LibraryPath</c>, else the environment variable
     /// <c>NETZEROMQ_LIBZMQ</c>); the package's <c>runtimes/&lt;rid&gt;/native</c> folder; the system names. It is registered as the
     /// import resolver of this assembly, so every <c>[LibraryImport("libzmq")]</c> goes through it. A library that loads but
     /// does not export <c>zmq_version</c> is not libzmq and is refused; every failure is worded by <see cref="LibzmqLoadFailure"/>.
@@ -28,6 +29,33 @@ namespace NetZeroMQ
         private static nint s_libc;
         private static string? s_loadedPath;
         private static LibzmqSource s_loadedSource;
+        private static string? s_libraryPath;
+
+        /// <summary>The oldest libzmq this binding runs on (the public <c>Libzmq.MinimumVersion</c>).</summary>
+        internal static readonly Version MinimumVersion = new Version(4, 1, 0);
+
+        /// <summary>
+        /// The application's explicit path (the public <c>Libzmq.LibraryPath</c>). It can change only until libzmq is loaded:
+        /// after that a different value would silently not apply, so setting one throws.
+        /// </summary>
+        internal static string? LibraryPath
+        {
+            get => Volatile.Read(ref s_libraryPath);
+            set
+            {
+                // Under the load's lock, so a value cannot slip in while a load is reading the old one.
+                lock (s_lock)
+                {
+                    if (s_loadedPath is not null && value != s_libraryPath)
+                    {
+                        throw new InvalidOperationException(
+                            "libzmq is already loaded from '" + s_loadedPath + "'; set Libzmq.LibraryPath before the first use of NetZeroMQ.");
+                    }
+
+                    Volatile.Write(ref s_libraryPath, value);
+                }
+            }
+        }
 
         /// <summary>The path (or system name) libzmq was loaded from, or null before the first load.</summary>
         internal static string? LoadedPath => s_loadedPath;
@@ -161,13 +189,14 @@ namespace NetZeroMQ
             throw new DllNotFoundException(LibzmqLoadFailure.Search(attempts, PackageFolders()));
         }
 
-        /// <summary><see cref="Libzmq.LibraryPath"/>, else the environment variable; null when neither is set.</summary>
+        /// <summary><see cref="LibraryPath"/>, else the environment variable; null when neither is set.</summary>
         private static string? ExplicitPath(out LibzmqSource source)
         {
-            if (!string.IsNullOrEmpty(Libzmq.LibraryPath))
+            string? libraryPath = LibraryPath;
+            if (!string.IsNullOrEmpty(libraryPath))
             {
                 source = LibzmqSource.LibraryPath;
-                return Libzmq.LibraryPath;
+                return libraryPath;
             }
 
             string? fromEnvironment = Environment.GetEnvironmentVariable(EnvironmentVariable);

@@ -3,7 +3,7 @@ namespace NetZeroMQ
     /// <summary>Where the path or name of the libzmq that was loaded (or failed to load) came from.</summary>
     internal enum LibzmqSource
     {
-        /// <summary><see cref="Libzmq.LibraryPath"/>, set by the application.</summary>
+        /// <summary><c>Libzmq.LibraryPath</c>, set by the application.</summary>
         LibraryPath,
 
         /// <summary>The <c>NETZEROMQ_LIBZMQ</c> environment variable.</summary>
