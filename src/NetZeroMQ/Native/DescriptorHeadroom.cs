@@ -2,6 +2,7 @@ using System;
 using System.Diagnostics;
 using System.Globalization;
 using System.Runtime.InteropServices;
+using System.Threading;
 
 namespace NetZeroMQ
 {
@@ -14,9 +15,10 @@ namespace NetZeroMQ
     /// and libzmq aborts when a TCP bind cannot open one (ip_resolver.cpp:542). Sending and receiving are never checked.
     /// </summary>
     /// <remarks>
-    /// <para>A check costs two system calls that open nothing (getrlimit, and statx of /proc/self/fd, whose size is the number
-    /// of open descriptors since Linux 6.2). Older kernels report no size; there the lowest free descriptor number stands in
-    /// for the count (descriptors are handed out lowest first, so it is the count whenever the table has no holes).</para>
+    /// <para>A measurement is two system calls that open nothing (getrlimit, and statx of /proc/self/fd, whose size is the
+    /// number of open descriptors since Linux 6.2). Older kernels report no size; there the lowest free descriptor number
+    /// stands in for the count (descriptors are handed out lowest first, so it is the count whenever the table has no holes).
+    /// While more than <see cref="AmpleFree"/> are free, one measurement serves the checks of the next millisecond.</para>
     /// <para>A connect opens its descriptors later, on libzmq's I/O thread (its own connection and, when the listener is in
     /// this process, the accepted one), and a burst of connects runs far ahead of that thread: the count alone would let a
     /// loop of connects promise hundreds of descriptors that do not exist yet. So each connect is also counted as two
@@ -43,6 +45,15 @@ namespace NetZeroMQ
 
         /// <summary>Set once statx of /proc/self/fd is found to report no size (kernel before 6.2) or to be missing.</summary>
         private static volatile bool s_noCount;
+
+        /// <summary>Free descriptors (promises not deducted) at which a measurement stays good for a millisecond.</summary>
+        private const int AmpleFree = 8 * Reserved;
+
+        private static readonly long s_freshTicks = Stopwatch.Frequency / 1000;
+
+        /// <summary>When the last measurement was taken (a <see cref="Stopwatch"/> timestamp) and how many were free then.</summary>
+        private static long s_measuredAt = long.MinValue / 2;
+        private static long s_freeWhenMeasured;
 
         /// <summary>Descriptors promised in the current window and in the one before it (under <see cref="s_promiseLock"/>).</summary>
         private static int s_promised;
@@ -116,13 +127,31 @@ namespace NetZeroMQ
 
         private static bool IsLow(out long open, out long limit, out int promised)
         {
+            open = 0;
+            limit = 0;
             promised = 0;
+            if (!s_linux)
+            {
+                return false;
+            }
+
+            // Far from the limit a fresh measurement stands for the next millisecond: nothing plausible opens more than
+            // AmpleFree - Reserved descriptors that fast, and a burst of socket creations then pays one measurement per
+            // millisecond, not one each (a measurement is two system calls, several microseconds on a virtual machine).
+            promised = Promised();
+            long now = Stopwatch.GetTimestamp();
+            if (now - Volatile.Read(ref s_measuredAt) < s_freshTicks && Volatile.Read(ref s_freeWhenMeasured) - promised >= AmpleFree)
+            {
+                return false;
+            }
+
             if (!TryMeasure(out open, out limit))
             {
                 return false;
             }
 
-            promised = Promised();
+            Volatile.Write(ref s_freeWhenMeasured, limit - open);
+            Volatile.Write(ref s_measuredAt, now);
             return limit - open - promised - 1 < Reserved;
         }
 
