@@ -10,6 +10,8 @@
 #                            installs what else is missing, then runs this)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=eng/local-feed.sh
+. "$repo/eng/local-feed.sh"
 # The packages' folder of its own: the other jobs keep their results in artifacts/ too (the soak report, the native
 # benchmark, the native build's tools and report), and a fresh pack must not delete them. eng/native/native.sh packs
 # NetZeroMQ.Native into the same folder, which is this check's local feed.
@@ -53,26 +55,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/netzeromq-consumer.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 case "$work" in "$repo"/*) echo "the temporary folder is inside the repository" >&2; exit 1 ;; esac
 
-# The local folder feed for NetZeroMQ and NetZeroMQ.Native (and only for them: a package of the same name elsewhere must
-# never be picked), the normal registry for anything else. A private packages folder, so that a package cached by an
-# earlier run is not used instead of the one just packed.
-cat > "$work/nuget.config" <<XML
-<?xml version="1.0" encoding="utf-8"?>
-<configuration>
-  <packageSources>
-    <clear />
-    <add key="local" value="$artifacts" />
-    <add key="nuget.org" value="https://api.nuget.org/v3/index.json" protocolVersion="3" />
-  </packageSources>
-  <packageSourceMapping>
-    <packageSource key="local"><package pattern="NetZeroMQ" /><package pattern="NetZeroMQ.Native" /></packageSource>
-    <packageSource key="nuget.org"><package pattern="*" /></packageSource>
-  </packageSourceMapping>
-  <config>
-    <add key="globalPackagesFolder" value="$work/packages" />
-  </config>
-</configuration>
-XML
+write_local_feed_config "$artifacts" "$work"
 
 echo "==> a fresh console project in $work"
 cd "$work"

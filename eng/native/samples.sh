@@ -9,6 +9,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/emulators.sh"
+# shellcheck source=eng/local-feed.sh
+. "$here/../local-feed.sh"
 repo="$(cd "$here/../.." && pwd)"
 rid="${1:?usage: samples.sh RID VERSION}"
 version="${2:?}"
@@ -25,23 +27,7 @@ declare -A expect=(
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/netzeromq-samples-$rid.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-# The local feed for this repository's two packages only; a private packages folder, so nothing cached by an earlier
-# run stands in for what was just packed.
-cat > "$work/nuget.config" <<XML
-<?xml version="1.0" encoding="utf-8"?>
-<configuration>
-  <packageSources>
-    <clear />
-    <add key="local" value="$feed" />
-    <add key="nuget.org" value="https://api.nuget.org/v3/index.json" protocolVersion="3" />
-  </packageSources>
-  <packageSourceMapping>
-    <packageSource key="local"><package pattern="NetZeroMQ" /><package pattern="NetZeroMQ.Native" /></packageSource>
-    <packageSource key="nuget.org"><package pattern="*" /></packageSource>
-  </packageSourceMapping>
-  <config><add key="globalPackagesFolder" value="$work/packages" /></config>
-</configuration>
-XML
+write_local_feed_config "$feed" "$work"
 
 failed=()
 for sample in "${samples[@]}"; do
