@@ -40,5 +40,11 @@ namespace NetZeroMQ.Draft
 
             return Socket.CreateOfNativeType(context, (int)type);
         }
+
+        /// <summary>The name of a socket's type, draft types included ("PEER" rather than the number 19).</summary>
+        internal static string NameOf(SocketType type) =>
+            type >= (SocketType)DraftSocketType.Server && type <= (SocketType)DraftSocketType.Channel
+                ? ((DraftSocketType)type).ToString().ToUpperInvariant()
+                : type.ToString().ToUpperInvariant();
     }
 }
