@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Linq;
 using System.Reflection;
+using NetZeroMQ.Draft;
 using NetZeroMQ.Tests.TestUtilities;
 using Xunit;
 
@@ -171,6 +172,10 @@ namespace NetZeroMQ.Tests
             ["get_RoutingId()"] = m => NetZeroMQ.Draft.DraftExtensions.get_RoutingId(m),
             ["set_Group(String)"] = m => NetZeroMQ.Draft.DraftExtensions.set_Group(m, "group"),
             ["get_Group()"] = m => NetZeroMQ.Draft.DraftExtensions.get_Group(m),
+            ["SetRoutingId(UInt32)"] = m => m.SetRoutingId(1),
+            ["GetRoutingId()"] = m => m.GetRoutingId(),
+            ["SetGroup(String)"] = m => m.SetGroup("group"),
+            ["GetGroup()"] = m => m.GetGroup(),
             ["get_Size()"] = m => _ = m.Size,
             ["get_HasMore()"] = m => _ = m.HasMore,
             ["get_IsShared()"] = m => _ = m.IsShared,

@@ -17,7 +17,9 @@ namespace NetZeroMQ.Draft
         /// <summary>The longest group name libzmq accepts, in UTF-8 bytes (<c>ZMQ_GROUP_MAX_LENGTH</c>).</summary>
         public const int MaxGroupLength = 255;
 
-        /// <summary>The draft members of <see cref="Message"/>.</summary>
+        /// <summary>The draft members of <see cref="Message"/> as properties (C# 14 and later); compilers before C# 14 see
+        /// the same as the extension methods <see cref="GetRoutingId"/>, <see cref="SetRoutingId"/>, <see cref="GetGroup"/>
+        /// and <see cref="SetGroup"/>.</summary>
         /// <param name="message">The message.</param>
         extension(Message message)
         {
@@ -123,7 +125,14 @@ namespace NetZeroMQ.Draft
 #endif
         }
 
-        private static uint GetRoutingId(Message message)
+        /// <summary>The routing id of a message (<c>zmq_msg_routing_id</c>), 0 if none: the form of the <c>RoutingId</c>
+        /// property for compilers before C# 14.</summary>
+        /// <param name="message">The message.</param>
+        /// <returns>The routing id.</returns>
+        /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
+        /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
+        /// <exception cref="NotSupportedException">The loaded libzmq lacks the draft API.</exception>
+        public static uint GetRoutingId(this Message message)
         {
             CheckMessage(message, DraftApi.HasRoutingId, "zmq_msg_routing_id");
 #if NET
@@ -134,7 +143,15 @@ namespace NetZeroMQ.Draft
 #endif
         }
 
-        private static void SetRoutingId(Message message, uint routingId)
+        /// <summary>Sets the routing id a SERVER or PEER socket sends a message to (<c>zmq_msg_set_routing_id</c>): the form
+        /// of the <c>RoutingId</c> property for compilers before C# 14.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="routingId">The peer's routing id, not 0.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="routingId"/> is 0.</exception>
+        /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
+        /// <exception cref="NotSupportedException">The loaded libzmq lacks the draft API.</exception>
+        public static void SetRoutingId(this Message message, uint routingId)
         {
             if (routingId == 0)
             {
@@ -152,7 +169,14 @@ namespace NetZeroMQ.Draft
 #endif
         }
 
-        private static string GetGroup(Message message)
+        /// <summary>The group of a message (<c>zmq_msg_group</c>), "" when none: the form of the <c>Group</c> property
+        /// for compilers before C# 14.</summary>
+        /// <param name="message">The message.</param>
+        /// <returns>The group name.</returns>
+        /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
+        /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
+        /// <exception cref="NotSupportedException">The loaded libzmq lacks the draft API.</exception>
+        public static string GetGroup(this Message message)
         {
             CheckMessage(message, DraftApi.HasMessageGroup, "zmq_msg_group");
 #if NET
@@ -163,9 +187,17 @@ namespace NetZeroMQ.Draft
 #endif
         }
 
-        private static void SetGroup(Message message, string group)
+        /// <summary>Sets the group a RADIO socket publishes a message to (<c>zmq_msg_set_group</c>): the form of the
+        /// <c>Group</c> property for compilers before C# 14.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="group">The group name, 1 to <see cref="MaxGroupLength"/> UTF-8 bytes, no NUL.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="message"/> or <paramref name="group"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="group"/> is empty, contains NUL or is too long.</exception>
+        /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
+        /// <exception cref="NotSupportedException">The loaded libzmq lacks the draft API.</exception>
+        public static void SetGroup(this Message message, string group)
         {
-            ThrowIfInvalidGroup(group, "value");
+            ThrowIfInvalidGroup(group, nameof(group));
             CheckMessage(message, DraftApi.HasMessageGroup, "zmq_msg_set_group");
 #if NET
             using var text = new Utf8.CString(group, stackalloc byte[Utf8.StackLimit]);
