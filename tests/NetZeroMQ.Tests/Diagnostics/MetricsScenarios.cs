@@ -135,6 +135,10 @@ namespace NetZeroMQ.Tests.Diagnostics
                 GC.WaitForPendingFinalizers();
                 GC.Collect();
                 Print("abandoned", meter.Collect());
+
+                // ZAP: one PLAIN client with the right password, one with a wrong one.
+                Authenticate(context);
+                Print("zap", meter.Collect());
             }
 
             Print("terminated", meter.Collect());
@@ -152,6 +156,28 @@ namespace NetZeroMQ.Tests.Diagnostics
                 a.Send(new byte[3]);
                 Check(b.RecvBytes().Length == 3, "pair receive");
             }
+        }
+
+        private static void Authenticate(Context context)
+        {
+            using var decisions = new SemaphoreSlim(0);
+            using var authenticator = new ZapAuthenticator(context);
+            authenticator.AddPlainUser("user", "right");
+            authenticator.Decided += (_, _) => decisions.Release();
+            using Socket server = Zmq.NewSocket(context, SocketType.Rep);
+            server.SetPlainServer();
+            string endpoint = Transports.BindAnywhere(server, "tcp");
+            using Socket good = Zmq.NewSocket(context, SocketType.Req);
+            good.SetPlainClient("user", "right");
+            good.Connect(endpoint);
+            good.Send("hello");
+            Check(server.RecvString() == "hello", "the authenticated client's request arrived");
+            server.Send("welcome");
+            Check(good.RecvString() == "welcome", "the authenticated client got its reply");
+            using Socket bad = Zmq.NewSocket(context, SocketType.Req);
+            bad.SetPlainClient("user", "wrong");
+            bad.Connect(endpoint);
+            Check(decisions.Wait(TestTimeouts.Expected) && decisions.Wait(TestTimeouts.Expected), "two ZAP decisions");
         }
 
         private static void Check(bool condition, string what)

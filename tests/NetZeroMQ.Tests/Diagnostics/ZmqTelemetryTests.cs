@@ -119,6 +119,21 @@ namespace NetZeroMQ.Tests.Diagnostics
             Assert.Equal(15, abandoned["netzeromq.bytes.received" + Pair]);
         }
 
+        [Fact]
+        public void ZapDecisions_CountAllowedAndDeniedByMechanism()
+        {
+            Assert.DoesNotContain(Phase("abandoned").Keys, k => k.StartsWith("netzeromq.zap", System.StringComparison.Ordinal));
+            Dictionary<string, long> zap = Phase("zap").Where(p => p.Key.StartsWith("netzeromq.zap", System.StringComparison.Ordinal))
+                .ToDictionary(p => p.Key, p => p.Value);
+            Assert.Equal(
+                new Dictionary<string, long>
+                {
+                    ["netzeromq.zap.decisions{netzeromq.zap.decision=allowed,netzeromq.zap.mechanism=plain}"] = 1,
+                    ["netzeromq.zap.decisions{netzeromq.zap.decision=denied,netzeromq.zap.mechanism=plain}"] = 1,
+                },
+                zap);
+        }
+
         private static Dictionary<string, long> Phase(string name)
         {
             Assert.True(s_phases.TryGetValue(name, out Dictionary<string, long>? phase), "the scenario printed no phase '" + name + "'");
