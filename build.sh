@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian/Ubuntu machine: installs what is missing, restores, builds, then runs a job.
-#   ./build.sh test     build and run every test project, each of its target frameworks (CI runs this, samples, package, aot)
+#   ./build.sh test     build and run every test project, each of its target frameworks (CI runs this, native, samples, package, aot)
 #   ./build.sh samples  build and run every program under samples/, each with a timeout; fails if any fails
 #   ./build.sh package  pack, then build and run a fresh console project against the package (eng/consumer-check.sh)
+#   ./build.sh native   build libzmq for linux-x64 from Debian's source, smoke-test it, pack NetZeroMQ.Native and NetZeroMQ
+#                       (eng/native/native.sh; installs cmake, zig and what else it needs; x64 Linux machine)
+#   ./build.sh native-all  the same for linux-x64, linux-arm64 and win-x64, with the smoke test and three samples run
+#                       under qemu (arm64) and wine (win-x64)
 #   ./build.sh aot      publish the samples with NativeAOT and run the native binaries (installs a C toolchain and zlib);
 #                       AOT_FRAMEWORK=net8.0 ./build.sh aot compiles them for net8.0 instead of their own net10.0
 #   ./build.sh soak [minutes]  the reliability suite's long tier: full counts and the soak (default 30 minutes), see docs/reliability.md
@@ -36,6 +40,8 @@ case "$job" in
     setup)
         ;;
     test)
+        # NETZEROMQ_LIBZMQ chooses the libzmq under test (CI runs the suite twice: the system's, then NetZeroMQ.Native's).
+        echo "==> tests against ${NETZEROMQ_LIBZMQ:-the system libzmq (NETZEROMQ_LIBZMQ is not set)}"
         dotnet build NetZeroMQ.sln -c Release --nologo -v q
         # Every test project of the solution and each of its target frameworks, one after the other (they time things; two
         # at once on two cores would skew them). NetZeroMQ.Tests targets net10.0 and net8.0: the net8.0 run is self-contained
@@ -116,6 +122,12 @@ case "$job" in
     package)
         eng/consumer-check.sh
         ;;
+    native)
+        eng/native/native.sh linux-x64
+        ;;
+    native-all)
+        eng/native/native.sh linux-x64 linux-arm64 win-x64
+        ;;
     aot)
         # Publishes every sample with NativeAOT (warnings, including trimming and AOT analysis, are errors) and runs the
         # native binaries. Each publish restores and builds into a temporary folder of its own (--artifacts-path), never into
@@ -160,7 +172,7 @@ case "$job" in
         dotnet run -c Release -- "${@:---quick}"
         ;;
     *)
-        echo "usage: ./build.sh [test|samples|package|aot|soak [minutes]|bench|setup] [benchmark arguments]" >&2
+        echo "usage: ./build.sh [test|samples|package|native|native-all|aot|soak [minutes]|bench|setup] [benchmark arguments]" >&2
         exit 1
         ;;
 esac

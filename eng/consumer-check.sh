@@ -1,12 +1,31 @@
 #!/usr/bin/env bash
 # Packs NetZeroMQ and uses the package the way a user would: a fresh console project in a temporary folder outside this
-# repository, the package from a local folder feed, a build with warnings as errors, and a request/reply round trip.
-#   eng/consumer-check.sh            (needs libzmq and the .NET SDK; ./build.sh package installs what is missing, then runs this)
+# repository, the packages from a local folder feed, a build with warnings as errors, and a request/reply round trip.
+# The program runs where no system libzmq is visible (a mount namespace in which every libzmq file of the system is
+# whited out by an overlay), so the libzmq it loads can only be NetZeroMQ.Native's, which NetZeroMQ brings in as its
+# dependency; it must report that library and its draft API. A second run, outside the namespace, checks the documented
+# way to prefer the system libzmq (NETZEROMQ_LIBZMQ=libzmq.so.5).
+#   eng/consumer-check.sh   (needs the .NET SDK, root or sudo for the namespace, and NetZeroMQ.Native in artifacts/package/:
+#                            when it is missing, eng/native/native.sh linux-x64 builds it first; ./build.sh package
+#                            installs what else is missing, then runs this)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-# A folder of its own: the other jobs keep their results in artifacts/ too (the soak report, the native benchmark), and
-# a fresh pack must not delete them.
+# shellcheck source=eng/local-feed.sh
+. "$repo/eng/local-feed.sh"
+# The packages' folder of its own: the other jobs keep their results in artifacts/ too (the soak report, the native
+# benchmark, the native build's tools and report), and a fresh pack must not delete them. eng/native/native.sh packs
+# NetZeroMQ.Native into the same folder, which is this check's local feed.
 artifacts="$repo/artifacts/package"
+version=$(dotnet msbuild "$repo/src/NetZeroMQ/NetZeroMQ.csproj" -getProperty:Version -p:Configuration=Release)
+rid="linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')"
+
+native_package="$artifacts/NetZeroMQ.Native.$version.nupkg"
+if [ ! -f "$native_package" ]; then
+    echo "==> $(basename "$native_package") is not in artifacts/package/: building it (eng/native/native.sh $rid)"
+    "$repo/eng/native/native.sh" "$rid"
+fi
+grep -qx "runtimes/$rid/native/libzmq.so" <<<"$(unzip -Z1 "$native_package")" \
+    || { echo "$(basename "$native_package") holds no runtimes/$rid/native/libzmq.so" >&2; exit 1; }
 
 # The repository's URL is given at pack time (it is not hard-coded: this repository has no public home yet). The stand-in
 # below has the form of the real one, so that Source Link's mapping is checked as a release would make it.
@@ -14,10 +33,10 @@ repository_url="${NETZEROMQ_REPOSITORY_URL:-https://github.com/example/NetZeroMQ
 commit=$(git -C "$repo" rev-parse HEAD)
 
 echo "==> packing (a CI build: Source Link, repository-relative paths; package validation runs with it)"
-rm -rf "$artifacts"
+# Only NetZeroMQ's own packages are replaced: NetZeroMQ.Native stays.
+rm -f "$artifacts/NetZeroMQ.$version.nupkg" "$artifacts/NetZeroMQ.$version.snupkg"
 dotnet pack "$repo/src/NetZeroMQ/NetZeroMQ.csproj" -c Release -o "$artifacts" --nologo -v q -warnaserror \
     -p:ContinuousIntegrationBuild=true -p:RepositoryUrl="$repository_url"
-version=$(dotnet msbuild "$repo/src/NetZeroMQ/NetZeroMQ.csproj" -getProperty:Version -p:Configuration=Release)
 nupkg="$artifacts/NetZeroMQ.$version.nupkg"
 snupkg="$artifacts/NetZeroMQ.$version.snupkg"
 [ -f "$nupkg" ] || { echo "missing $nupkg" >&2; exit 1; }
@@ -30,7 +49,8 @@ for entry in README.md icon.png lib/net8.0/NetZeroMQ.dll lib/net8.0/NetZeroMQ.xm
 done
 nuspec=$(unzip -p "$nupkg" NetZeroMQ.nuspec)
 for field in '<license type="expression">MPL-2.0</license>' '<readme>README.md</readme>' '<icon>icon.png</icon>' \
-    "<projectUrl>$repository_url</projectUrl>" "<repository type=\"git\" url=\"$repository_url\"" "commit=\"$commit\"" '<releaseNotes>'; do
+    "<projectUrl>$repository_url</projectUrl>" "<repository type=\"git\" url=\"$repository_url\"" "commit=\"$commit\"" '<releaseNotes>' \
+    "<dependency id=\"NetZeroMQ.Native\" version=\"$version\""; do
     grep -qF "$field" <<<"$nuspec" || { echo "the nuspec lacks $field" >&2; exit 1; }
 done
 # The package page's readme is the one written for package users (src/NetZeroMQ/PACKAGE.md), not the repository's README.
@@ -61,26 +81,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/netzeromq-consumer.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 case "$work" in "$repo"/*) echo "the temporary folder is inside the repository" >&2; exit 1 ;; esac
 
-# The local folder feed for NetZeroMQ (and only for it: a package of the same name elsewhere must never be picked), the
-# normal registry for anything else. A private packages folder, so that a NetZeroMQ.<version> cached by an earlier run is
-# not used instead of the one just packed.
-cat > "$work/nuget.config" <<XML
-<?xml version="1.0" encoding="utf-8"?>
-<configuration>
-  <packageSources>
-    <clear />
-    <add key="local" value="$artifacts" />
-    <add key="nuget.org" value="https://api.nuget.org/v3/index.json" protocolVersion="3" />
-  </packageSources>
-  <packageSourceMapping>
-    <packageSource key="local"><package pattern="NetZeroMQ" /></packageSource>
-    <packageSource key="nuget.org"><package pattern="*" /></packageSource>
-  </packageSourceMapping>
-  <config>
-    <add key="globalPackagesFolder" value="$work/packages" />
-  </config>
-</configuration>
-XML
+write_local_feed_config "$artifacts" "$work"
 
 echo "==> a fresh console project in $work"
 cd "$work"
@@ -90,8 +91,18 @@ dotnet add package NetZeroMQ --version "$version" >/dev/null
 cat > Program.cs <<'CS'
 using System;
 using System.Reflection;
+using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
 using NetZeroMQ;
+
+// First, before NetZeroMQ loads anything: could the system's libzmq be loaded at all, by the name the resolver would
+// use? (Asked later, the answer would be yes whatever the system has: the package's library, already loaded, has the
+// same soname.)
+bool system = NativeLibrary.TryLoad("libzmq.so.5", out IntPtr handle);
+if (system)
+{
+    NativeLibrary.Free(handle);
+}
 
 using var context = new Context();
 using var server = new Socket(context, SocketType.Rep) { ReceiveTimeout = TimeSpan.FromSeconds(10) };
@@ -104,19 +115,59 @@ Console.WriteLine(server.RecvString());
 server.Send("pong");
 Console.WriteLine(client.RecvString());
 Console.WriteLine("package build: " + typeof(Context).Assembly.GetCustomAttribute<TargetFrameworkAttribute>()!.FrameworkName);
-Console.Error.WriteLine("libzmq " + Libzmq.Version + " from " + Libzmq.LoadedFrom);
+Console.WriteLine("Libzmq.LoadedFrom: " + Libzmq.LoadedFrom);
+Console.WriteLine("Libzmq.Version: " + Libzmq.Version);
+Console.WriteLine("Context.Has(\"draft\"): " + Context.Has("draft"));
+Console.WriteLine("system libzmq.so.5 loadable: " + system);
 CS
 
-echo "==> build and run"
+echo "==> build"
 dotnet build -c Release --nologo -v q -clp:NoSummary -warnaserror -p:Nullable=enable
-output=$(timeout 60 dotnet bin/Release/net10.0/Consumer.dll 2>"$work/stderr")
-expected=$'ping\npong\npackage build: .NETCoreApp,Version=v8.0'
-if [ "$output" != "$expected" ]; then
-    printf 'consumer check FAILED\n--- expected\n%s\n--- got\n%s\n' "$expected" "$output" >&2
+app="$work/Consumer/bin/Release/net10.0"
+[ -f "$app/runtimes/$rid/native/libzmq.so" ] || { echo "the build output lacks runtimes/$rid/native/libzmq.so" >&2; exit 1; }
+
+# Every libzmq file the system has, in every folder the dynamic loader searches (its cache, the default folders).
+hide=$( { ldconfig -p 2>/dev/null | awk '$1 ~ /^libzmq/ { print $NF }'; \
+          ls -d /lib/*/libzmq.so* /usr/lib/libzmq.so* /usr/lib/*/libzmq.so* /usr/local/lib/libzmq.so* /usr/local/lib/*/libzmq.so* 2>/dev/null || true; } \
+        | while read -r file; do readlink -f "$(dirname "$file")"; done | sort -u)
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+echo "==> run with no system libzmq visible (a mount namespace whiting out libzmq in: ${hide:-nowhere, none is installed})"
+# In the namespace, each such folder is overlaid by a tmpfs layer holding a whiteout (a 0:0 character device) per libzmq
+# file: the folder's other files stay, libzmq's are gone (ENOENT), and the rest of the machine never sees a change.
+set +e
+output=$($SUDO unshare --mount --propagation private -- bash -euc '
+    layers=$(mktemp -d)
+    mount -t tmpfs tmpfs "$layers"
+    n=0
+    for dir in $1; do
+        n=$((n + 1))
+        mkdir -p "$layers/$n/upper" "$layers/$n/work"
+        for file in "$dir"/libzmq.so*; do
+            [ -e "$file" ] || [ -L "$file" ] || continue
+            mknod "$layers/$n/upper/$(basename "$file")" c 0 0
+        done
+        mount -t overlay overlay -o "lowerdir=$dir,upperdir=$layers/$n/upper,workdir=$layers/$n/work" "$dir"
+        if ls "$dir"/libzmq.so* >/dev/null 2>&1; then echo "libzmq is still visible in $dir" >&2; exit 1; fi
+    done
+    cd "$2"
+    exec timeout 60 dotnet Consumer.dll
+' hide-libzmq "$hide" "$app" 2>"$work/stderr")
+rc=$?
+set -e
+expected=$(printf '%s\n' ping pong 'package build: .NETCoreApp,Version=v8.0' \
+    "Libzmq.LoadedFrom: $app/runtimes/$rid/native/libzmq.so" 'Libzmq.Version: 4.3.4' 'Context.Has("draft"): True' \
+    'system libzmq.so.5 loadable: False')
+if [ "$rc" -ne 0 ] || [ "$output" != "$expected" ]; then
+    printf 'consumer check FAILED (exit code %s)\n--- expected\n%s\n--- got\n%s\n' "$rc" "$expected" "$output" >&2
+    cat "$work/stderr" >&2
     exit 1
 fi
-
-resolved=$(find "$work/packages/netzeromq" -name '*.nupkg' -printf '%f\n')
 echo "$output" | sed 's/^/    /'
-sed 's/^/    /' "$work/stderr"
-echo "consumer check: OK ($resolved from the local feed, request/reply round trip through the package)"
+
+echo "==> run preferring the system libzmq (NETZEROMQ_LIBZMQ=libzmq.so.5, as the README documents)"
+system=$(cd "$app" && NETZEROMQ_LIBZMQ=libzmq.so.5 timeout 60 dotnet Consumer.dll | sed -n 's/^Libzmq.LoadedFrom: //p')
+[ "$system" = libzmq.so.5 ] || { echo "with NETZEROMQ_LIBZMQ=libzmq.so.5 libzmq came from '$system'" >&2; exit 1; }
+echo "    Libzmq.LoadedFrom: $system"
+
+resolved=$(find "$work/packages" -name '*.nupkg' -path '*netzeromq*' -printf '%f\n' | sort | paste -s -d ' ')
+echo "consumer check: OK ($resolved from the local feed; round trip through the package's libzmq with no system libzmq visible)"

@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.Diagnostics;
 using System.IO;
 using System.Linq;
+using System.Runtime.InteropServices;
 using NetZeroMQ.Tests.TestUtilities;
 using Xunit;
 
@@ -152,7 +153,7 @@ namespace NetZeroMQ.Tests
         {
             // A mount namespace in which libzmq's file reads as empty: the system names still resolve, and the loader refuses
             // each with its own reason. Needs CAP_SYS_ADMIN (root, as in CI) for unshare; without it the test fails and says so.
-            string libzmq = MappedLibrary("/libzmq.so");
+            string libzmq = SystemLibrary("libzmq.so.5");
             string[] launcher = { "unshare", "--mount", "--propagation", "private", "sh", "-c",
                 "mount --bind /dev/null \"$0\" && exec \"$@\"", libzmq };
 
@@ -233,6 +234,31 @@ namespace NetZeroMQ.Tests
                 .Select(line => line.IndexOf('/') is int slash and >= 0 ? line.Substring(slash) : "")
                 .FirstOrDefault(candidate => candidate.Contains(fragment, StringComparison.Ordinal));
             return path ?? throw new InvalidOperationException("no library matching '" + fragment + "' is mapped into the test process");
+        }
+
+        /// <summary>
+        /// The file the system search loads as <paramref name="name"/>: the dynamic loader's cache entry for this process's
+        /// architecture, links followed. Not the libzmq mapped into this process: the suite also runs against another one
+        /// (NETZEROMQ_LIBZMQ, as CI does with NetZeroMQ.Native's), and hiding that file would leave the system's in view.
+        /// </summary>
+        private static string SystemLibrary(string name)
+        {
+            var start = new ProcessStartInfo(File.Exists("/sbin/ldconfig") ? "/sbin/ldconfig" : "ldconfig", "-p") { RedirectStandardOutput = true };
+            using Process ldconfig = Process.Start(start)!;
+            string cache = ldconfig.StandardOutput.ReadToEnd();
+            Assert.True(ldconfig.WaitForExit((int)TestTimeouts.Expected.TotalMilliseconds), "ldconfig did not finish");
+
+            // Lines look like "<tab>libzmq.so.5 (libc6,x86-64) => /lib/x86_64-linux-gnu/libzmq.so.5".
+            string abi = RuntimeInformation.ProcessArchitecture == System.Runtime.InteropServices.Architecture.Arm64 ? "AArch64" : "x86-64";
+            string? entry = cache.Split('\n').Select(line => line.Trim())
+                .FirstOrDefault(line => line.StartsWith(name + " (", StringComparison.Ordinal) && line.Contains(abi, StringComparison.Ordinal));
+            if (entry is null)
+            {
+                throw new InvalidOperationException("the dynamic loader's cache lists no " + name + " for " + abi);
+            }
+
+            string path = entry.Substring(entry.IndexOf("=> ", StringComparison.Ordinal) + 3);
+            return new FileInfo(path).ResolveLinkTarget(returnFinalTarget: true)?.FullName ?? path;
         }
 
         private static string NewTemporaryFolder()

@@ -198,15 +198,9 @@ namespace NetZeroMQ.Tests
             using Context context = Zmq.NewContext();
             Socket pull = Zmq.NewSocket(context, SocketType.Pull);
             Transports.BindAnywhere(pull, "inproc");
-            BlockingCall call = BlockingCall.Start(() => recv(pull, Timeout.InfiniteTimeSpan, default, out _));
-            Thread.Sleep(Pause);
+            Exception? e = EndedPromptlyBy(() => recv(pull, Timeout.InfiniteTimeSpan, default, out _), pull.Dispose, "Dispose");
 
-            long disposedAt = Stopwatch.GetTimestamp();
-            pull.Dispose();
-
-            Assert.True(call.Join(TestTimeouts.Expected), "the wait did not end on Dispose");
-            Assert.IsType<ObjectDisposedException>(call.Exception);
-            Assert.True(call.EndedAfter(disposedAt) < Promptly, "ended " + call.EndedAfter(disposedAt) + " after Dispose");
+            Assert.IsType<ObjectDisposedException>(e);
         }
 
         [Theory]
@@ -260,16 +254,10 @@ namespace NetZeroMQ.Tests
             using Socket push = Zmq.NewSocket(context, SocketType.Push);
             push.Connect(Transports.BindAnywhere(pull, "inproc"));
             using var cancellation = new CancellationTokenSource();
-            BlockingCall call = BlockingCall.Start(() => recv(pull, Timeout.InfiniteTimeSpan, cancellation.Token, out _));
-            Thread.Sleep(Pause);
+            Exception? ended = EndedPromptlyBy(() => recv(pull, Timeout.InfiniteTimeSpan, cancellation.Token, out _), cancellation.Cancel, "the cancellation");
 
-            long cancelledAt = Stopwatch.GetTimestamp();
-            cancellation.Cancel();
-
-            Assert.True(call.Join(TestTimeouts.Expected), "the wait did not end on cancellation");
-            var e = Assert.IsType<OperationCanceledException>(call.Exception);
+            var e = Assert.IsType<OperationCanceledException>(ended);
             Assert.Equal(cancellation.Token, e.CancellationToken);
-            Assert.True(call.EndedAfter(cancelledAt) < Promptly, "ended " + call.EndedAfter(cancelledAt) + " after the cancellation");
 
             // The cancellation's wake-up was taken back (a later wait would otherwise wake at once, again and again), and the
             // socket works on: the next message arrives whole.
@@ -350,15 +338,9 @@ namespace NetZeroMQ.Tests
             using Context context = Zmq.NewContext();
             Socket push = Zmq.NewSocket(context, SocketType.Push);
             Transports.BindAnywhere(push, "inproc");
-            BlockingCall call = BlockingCall.Start(() => send(push, Timeout.InfiniteTimeSpan, default));
-            Thread.Sleep(Pause);
+            Exception? e = EndedPromptlyBy(() => send(push, Timeout.InfiniteTimeSpan, default), push.Dispose, "Dispose");
 
-            long disposedAt = Stopwatch.GetTimestamp();
-            push.Dispose();
-
-            Assert.True(call.Join(TestTimeouts.Expected), "the wait did not end on Dispose");
-            Assert.IsType<ObjectDisposedException>(call.Exception);
-            Assert.True(call.EndedAfter(disposedAt) < Promptly, "ended " + call.EndedAfter(disposedAt) + " after Dispose");
+            Assert.IsType<ObjectDisposedException>(e);
         }
 
         [Theory]
@@ -412,16 +394,10 @@ namespace NetZeroMQ.Tests
             using Socket pull = Zmq.NewSocket(context, SocketType.Pull);
             string endpoint = Transports.BindAnywhere(push, "inproc");
             using var cancellation = new CancellationTokenSource();
-            BlockingCall call = BlockingCall.Start(() => send(push, Timeout.InfiniteTimeSpan, cancellation.Token));
-            Thread.Sleep(Pause);
+            Exception? ended = EndedPromptlyBy(() => send(push, Timeout.InfiniteTimeSpan, cancellation.Token), cancellation.Cancel, "the cancellation");
 
-            long cancelledAt = Stopwatch.GetTimestamp();
-            cancellation.Cancel();
-
-            Assert.True(call.Join(TestTimeouts.Expected), "the wait did not end on cancellation");
-            var e = Assert.IsType<OperationCanceledException>(call.Exception);
+            var e = Assert.IsType<OperationCanceledException>(ended);
             Assert.Equal(cancellation.Token, e.CancellationToken);
-            Assert.True(call.EndedAfter(cancelledAt) < Promptly, "ended " + call.EndedAfter(cancelledAt) + " after the cancellation");
 
             // Nothing was queued by the cancelled call, and the socket works on.
             pull.Connect(endpoint);
@@ -455,6 +431,23 @@ namespace NetZeroMQ.Tests
             }
 
             return data;
+        }
+
+        /// <summary>
+        /// Starts <paramref name="blockingCall"/> on a thread of its own, lets it reach its wait, runs <paramref name="end"/> and
+        /// asserts that the call then ended within <see cref="Promptly"/>; returns what it threw.
+        /// </summary>
+        private static Exception? EndedPromptlyBy(Action blockingCall, Action end, string what)
+        {
+            BlockingCall call = BlockingCall.Start(blockingCall);
+            Thread.Sleep(Pause);
+
+            long endedAt = Stopwatch.GetTimestamp();
+            end();
+
+            Assert.True(call.Join(TestTimeouts.Expected), "the wait did not end on " + what);
+            Assert.True(call.EndedAfter(endedAt) < Promptly, "ended " + call.EndedAfter(endedAt) + " after " + what);
+            return call.Exception;
         }
     }
 }

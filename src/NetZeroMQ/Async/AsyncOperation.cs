@@ -33,6 +33,7 @@ namespace NetZeroMQ
         private const int NoAbort = 0;
         private const int AbortCanceled = 1;
         private const int AbortDisposed = 2;
+        private const int AbortFailed = 3;
 
         private static readonly Action<object?> s_onCanceled = static op => ((AsyncOperation)op!).RequestAbort(AbortCanceled);
 
@@ -40,6 +41,9 @@ namespace NetZeroMQ
         private ManualResetValueTaskSourceCore<int> _core;
         private int _state;
         private int _abort;
+
+        /// <summary>Why <see cref="AbortFailed"/> ended the operation (<see cref="RequestFail"/>).</summary>
+        private Exception? _failure;
 
         private AsyncTransfer _transfer;
 
@@ -71,6 +75,7 @@ namespace NetZeroMQ
             TelemetryCounters.PendingAsync(+1);
             _core.Reset();
             _abort = NoAbort;
+            _failure = null;
             _transfer = transfer;
             _cancellationToken = cancellationToken;
             short version = _core.Version;
@@ -93,16 +98,16 @@ namespace NetZeroMQ
                 return false;
             }
 
+            int rc;
+            object? frame;
             try
             {
                 while (true)
                 {
-                    int rc = _transfer.TryOnce(lease, out object? frame);
+                    rc = _transfer.TryOnce(lease, out frame);
                     if (rc >= 0)
                     {
-                        _frame = frame;
-                        Complete(rc, null);
-                        return false;
+                        break;
                     }
 
                     // libzmq's descriptor is edge-like: the call above may have consumed the very notification we would wait
@@ -115,7 +120,16 @@ namespace NetZeroMQ
             }
             catch (Exception e)
             {
+                // The attempt failed: that is the operation's result. (Completing stays outside the try: a failure while
+                // completing must not be taken for the operation's own and complete it twice.)
                 Complete(0, e);
+                return false;
+            }
+
+            if (rc >= 0)
+            {
+                _frame = frame;
+                Complete(rc, null);
                 return false;
             }
 
@@ -143,6 +157,21 @@ namespace NetZeroMQ
 
         internal void RequestDisposeAbort() => RequestAbort(AbortDisposed);
 
+        /// <summary>
+        /// Ends a pending operation with <paramref name="error"/> (the reactor can no longer wait for it); an operation that is
+        /// not pending, or already being cancelled or disposed, is left alone. Only by the socket's guard holder or the reactor.
+        /// </summary>
+        internal void RequestFail(Exception error)
+        {
+            if (!IsPending)
+            {
+                return;
+            }
+
+            Volatile.Write(ref _failure, error);
+            RequestAbort(AbortFailed);
+        }
+
         void IValueTaskSource.GetResult(short token) => Finish(token, out _);
 
         RecvResult IValueTaskSource<RecvResult>.GetResult(short token)
@@ -165,9 +194,12 @@ namespace NetZeroMQ
 
         private void CompleteAborted()
         {
-            Exception error = _abort == AbortCanceled
-                ? new OperationCanceledException(_cancellationToken)
-                : new ObjectDisposedException(typeof(Socket).FullName);
+            Exception error = _abort switch
+            {
+                AbortCanceled => new OperationCanceledException(_cancellationToken),
+                AbortFailed => Volatile.Read(ref _failure)!,
+                _ => new ObjectDisposedException(typeof(Socket).FullName),
+            };
             Complete(0, error, alreadyCompleted: true);
         }
 
@@ -180,13 +212,23 @@ namespace NetZeroMQ
                 Volatile.Write(ref _state, Completed);
             }
 
-            if (error is null)
+            try
             {
-                _core.SetResult(result);
+                if (error is null)
+                {
+                    _core.SetResult(result);
+                }
+                else
+                {
+                    _core.SetException(error);
+                }
             }
-            else
+            catch (Exception e) when (e is OutOfMemoryException || e is ThreadStartException)
             {
-                _core.SetException(error);
+                // The result is set and the continuation is in the thread pool's queue; what failed is the pool starting one
+                // more thread for it, which the runtime cannot do without two free descriptors and reports as
+                // OutOfMemoryException. The pool's existing threads run the continuation. Thrown on, it would end the reactor
+                // thread (and with it the process), or fail the call that happened to complete this operation.
             }
         }
 

@@ -1,6 +1,7 @@
 #if NET
 using System;
 using System.Runtime.InteropServices;
+using System.Threading;
 
 namespace NetZeroMQ
 {
@@ -17,29 +18,47 @@ namespace NetZeroMQ
     /// </remarks>
     internal abstract class Reactor
     {
-        private static readonly Lazy<Reactor> s_shared = new Lazy<Reactor>(Create);
+        private static readonly object s_startLock = new object();
+        private static Reactor? s_shared;
 
-        /// <summary>The process-wide reactor, started on first use.</summary>
-        internal static Reactor Shared => s_shared.Value;
+        /// <summary>
+        /// The process-wide reactor, started by the first async operation that has to wait, on that operation's thread: if it
+        /// cannot start (no descriptor for its epoll set, no thread), that operation throws and the next one tries again.
+        /// </summary>
+        /// <exception cref="ZmqException">No descriptor could be had (<see cref="ZmqError.TooManyOpenFiles"/>), or epoll failed.</exception>
+        /// <exception cref="PlatformNotSupportedException">No reactor for this platform.</exception>
+        internal static Reactor Shared => Volatile.Read(ref s_shared) ?? Start();
 
         /// <summary>Adds a descriptor, disarmed; returns the token to arm and unregister it with.</summary>
+        /// <exception cref="ZmqException">The descriptor could not be added (the reactor is unchanged).</exception>
         internal abstract int Register(nint fd, SocketAsyncState state);
 
-        /// <summary>Asks for one wake-up when the descriptor is readable (immediately, if it already is).</summary>
-        internal abstract void Arm(int token);
+        /// <summary>
+        /// Asks for one wake-up when the descriptor is readable (immediately, if it already is). Never throws (it runs on the
+        /// reactor thread too): returns 0, or the errno of a failure, which the caller turns into its operations' exception.
+        /// </summary>
+        internal abstract int Arm(int token);
 
         /// <summary>Removes the descriptor; must run before libzmq closes it.</summary>
         internal abstract void Unregister(int token);
 
-        private static Reactor Create()
+        private static Reactor Start()
         {
-            if (RuntimeInformation.IsOSPlatform(OSPlatform.Linux))
+            lock (s_startLock)
             {
-                return new EpollReactor();
-            }
+                if (s_shared is null)
+                {
+                    if (!RuntimeInformation.IsOSPlatform(OSPlatform.Linux))
+                    {
+                        throw new PlatformNotSupportedException(
+                            "NetZeroMQ's async API currently has a reactor for Linux (epoll) only; use the blocking API or a Poller on this platform.");
+                    }
 
-            throw new PlatformNotSupportedException(
-                "NetZeroMQ's async API currently has a reactor for Linux (epoll) only; use the blocking API or a Poller on this platform.");
+                    Volatile.Write(ref s_shared, EpollReactor.Start());
+                }
+
+                return s_shared;
+            }
         }
     }
 }

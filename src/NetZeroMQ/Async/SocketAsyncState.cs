@@ -1,4 +1,6 @@
 #if NET
+using System;
+using System.Diagnostics;
 using System.Threading;
 
 namespace NetZeroMQ
@@ -72,12 +74,21 @@ namespace NetZeroMQ
             return op;
         }
 
-        /// <summary>Reactor thread: the descriptor is readable.</summary>
+        /// <summary>Reactor thread: the descriptor is readable. Never throws, since nothing on the reactor thread could catch it.</summary>
         internal void OnReadable()
         {
             if (Volatile.Read(ref _unregistered) == 0)
             {
-                RetryFromOutside();
+                try
+                {
+                    RetryFromOutside();
+                }
+                catch (Exception e)
+                {
+                    // Every step below completes operations instead of throwing; this is the last line, for a defect.
+                    Debug.Fail("the async retry threw on the reactor thread: " + e);
+                    FailPending(e);
+                }
             }
         }
 
@@ -102,7 +113,17 @@ namespace NetZeroMQ
         {
             if (HasPending)
             {
-                RetryHoldingGuard(held);
+                try
+                {
+                    RetryHoldingGuard(held);
+                }
+                catch (Exception e)
+                {
+                    // An exception here would leave the socket's guard held for good (and end the reactor thread, if that is
+                    // where this runs); the retry completes operations instead of throwing, so this is only for a defect.
+                    Debug.Fail("the async retry threw while leaving the socket: " + e);
+                    FailPending(e);
+                }
             }
         }
 
@@ -129,8 +150,20 @@ namespace NetZeroMQ
             wait |= Send.TryAdvance(held);
             if (wait && Volatile.Read(ref _unregistered) == 0)
             {
-                Reactor.Shared.Arm(_token);
+                int errno = Reactor.Shared.Arm(_token);
+                if (errno != 0)
+                {
+                    // Without the registration nothing would ever retry them: they end now, with the reason.
+                    FailPending(ZmqThrow.Create(errno, "epoll_ctl (arming the async reactor for the socket)"));
+                }
             }
+        }
+
+        /// <summary>Ends the pending operations with <paramref name="error"/>; by the guard's holder, or the reactor thread.</summary>
+        private void FailPending(Exception error)
+        {
+            Receive.RequestFail(error);
+            Send.RequestFail(error);
         }
 
         /// <summary>The guard's holder, after releasing it: whether the reactor asked for a retry meanwhile.</summary>

@@ -68,33 +68,10 @@ namespace NetZeroMQ
         }
 
         /// <summary>The descriptors this process can still open (RLIMIT_NOFILE minus those open), or null where unknown.</summary>
-        internal static long? FreeDescriptors()
-        {
-            if (!ContextOptionLimits.IsLinux)
-            {
-                return null;
-            }
-
-            try
-            {
-                long? soft = null;
-                foreach (string line in File.ReadAllLines("/proc/self/limits"))
-                {
-                    if (line.StartsWith("Max open files", StringComparison.Ordinal))
-                    {
-                        string[] fields = line.Substring("Max open files".Length).Split((char[]?)null, StringSplitOptions.RemoveEmptyEntries);
-                        soft = fields[0] == "unlimited" ? int.MaxValue : long.Parse(fields[0], CultureInfo.InvariantCulture);
-                    }
-                }
-
-                // The listing holds a descriptor of its own while it runs: counted, which errs on the safe side.
-                return soft is long limit ? Math.Max(0, limit - Directory.GetFileSystemEntries("/proc/self/fd").Length) : null;
-            }
-            catch (Exception e) when (e is IOException || e is UnauthorizedAccessException || e is FormatException)
-            {
-                return null;
-            }
-        }
+        /// <remarks>Measured without opening a descriptor (<see cref="DescriptorHeadroom"/>): a listing of /proc/self/fd needs one,
+        /// and failed, so left the I/O threads unchecked, exactly when descriptors were scarce.</remarks>
+        internal static long? FreeDescriptors() =>
+            DescriptorHeadroom.TryMeasure(out long open, out long limit) ? Math.Max(0, limit - open) : null;
 
         /// <summary>
         /// The CPUs this process may run on (/proc/self/status, Cpus_allowed_list), below 1024 (glibc's cpu_set_t, which libzmq

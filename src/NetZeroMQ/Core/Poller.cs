@@ -30,8 +30,11 @@ namespace NetZeroMQ
         private int _capacity;
         private UsageGuard _guard;
 
-        /// <summary>Lets Dispose from another thread end a poll in progress (null on Windows, where polls wait in slices).</summary>
-        private readonly WakerHandle? _waker = WakerHandle.TryCreate();
+        /// <summary>
+        /// Lets Dispose from another thread end a poll in progress. Made by the first poll, so a poller that never polls costs
+        /// no descriptor; null until then, on Windows, and while no descriptor can be spared (polls then wait in slices).
+        /// </summary>
+        private WakerHandle? _waker;
 
         /// <summary>The number of sockets registered.</summary>
         public int Count => ThrowIfDisposedThen(_sockets).Count;
@@ -72,15 +75,14 @@ namespace NetZeroMQ
                 throw new ArgumentException("The socket is already registered with this poller.", nameof(socket));
             }
 
-            WakerHandle? waker;
-            using (SocketLease lease = socket.Lease())
+            // Claimed only to refuse a disposed socket or one in use elsewhere; its waker is made by the first poll.
+            using (socket.Lease())
             {
-                waker = lease.GetOrCreateWaker();
             }
 
             _sockets.Add(socket);
             _requested.Add(events);
-            _wakers.Add(waker);
+            _wakers.Add(null);
             Array.Resize(ref _returned, _sockets.Count);
             Array.Resize(ref _leases, _sockets.Count);
             EnsureCapacity((_sockets.Count * 2) + 1);
@@ -181,13 +183,31 @@ namespace NetZeroMQ
                     SetItem(entered, _leases[entered].Native, 0, (short)_requested[entered]);
                 }
 
+                // A poll that cannot be woken (no waker for the poller or for one of its sockets) waits in slices instead.
+                bool interruptible = EnsureWaker();
                 int items = count;
                 for (int i = 0; i < count; i++)
                 {
                     WakerHandle? waker = _wakers[i];
+                    if (waker is null)
+                    {
+                        waker = _wakers[i] = _leases[i].GetOrCreateWaker();
+
+                        // Published before this read, and Dispose reads it after its request: either Dispose signals the new
+                        // waker, or this poll sees the request.
+                        if (waker is not null && _sockets[i].IsDisposeRequested)
+                        {
+                            _sockets[i].ThrowDisposed();
+                        }
+                    }
+
                     if (waker is not null)
                     {
                         SetItem(items++, 0, waker.ReadFd, Interop.Zmq.ZMQ_POLLIN);
+                    }
+                    else
+                    {
+                        interruptible = false;
                     }
                 }
 
@@ -196,7 +216,7 @@ namespace NetZeroMQ
                     SetItem(items++, 0, _waker.ReadFd, Interop.Zmq.ZMQ_POLLIN);
                 }
 
-                return Wait(count, items, timeoutMilliseconds);
+                return Wait(count, items, timeoutMilliseconds, interruptible);
             }
             finally
             {
@@ -206,6 +226,30 @@ namespace NetZeroMQ
                     _leases[i] = default;
                 }
             }
+        }
+
+        /// <summary>
+        /// Makes the poller's waker if it has none yet; false when there is none. Publishing it and then reading the dispose
+        /// request pairs with Dispose's request-then-read, so either Dispose signals the new waker or this poll sees the request.
+        /// </summary>
+        private bool EnsureWaker()
+        {
+            if (_waker is null && WakerHandle.IsSupported)
+            {
+                WakerHandle? waker = WakerHandle.TryCreate();
+                if (waker is null)
+                {
+                    return false;
+                }
+
+                Interlocked.Exchange(ref _waker, waker);
+                if (_guard.IsDisposeRequested)
+                {
+                    ZmqThrow.Disposed(this);
+                }
+            }
+
+            return _waker is not null;
         }
 
         /// <summary>What the last poll found for a socket.</summary>
@@ -251,7 +295,7 @@ namespace NetZeroMQ
             }
             else
             {
-                _waker?.Signal();
+                Volatile.Read(ref _waker)?.Signal();
             }
 
             GC.SuppressFinalize(this);
@@ -293,13 +337,13 @@ namespace NetZeroMQ
             _waker?.Dispose();
         }
 
-        private int Wait(int sockets, int items, int timeoutMs)
+        private int Wait(int sockets, int items, int timeoutMs, bool interruptible)
         {
             Deadline deadline = Deadline.After(timeoutMs);
             while (true)
             {
-                // No wakers on this platform: wait in slices so that a Dispose elsewhere is noticed.
-                int wait = WakerHandle.IsSupported
+                // Without wakers (this platform, or no descriptor to spare) wait in slices so that a Dispose elsewhere is noticed.
+                int wait = interruptible
                     ? deadline.RemainingMilliseconds
                     : deadline.SliceMilliseconds(Socket.UninterruptibleSliceMs);
 

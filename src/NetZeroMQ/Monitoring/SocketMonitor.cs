@@ -246,6 +246,9 @@ namespace NetZeroMQ
         {
             using var text = new Utf8.CString(Endpoint, stackalloc byte[Utf8.StackLimit]);
             using SocketLease lease = _monitored.Lease();
+
+            // libzmq's own PAIR opens a mailbox: not from the descriptors left to the runtime (see DescriptorHeadroom).
+            DescriptorHeadroom.ThrowIfLow("zmq_socket_monitor", Endpoint);
             lock (StartStopLock)
             {
                 fixed (byte* p = text)

@@ -22,7 +22,8 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
         /// <exception cref="ArgumentOutOfRangeException"><paramref name="events"/> is empty or has bits outside <see cref="MonitorEvents.All"/>.</exception>
         /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
-        /// <exception cref="ZmqException">libzmq refused (for example <see cref="ZmqError.ContextTerminated"/>).</exception>
+        /// <exception cref="ZmqException">libzmq refused (for example <see cref="ZmqError.ContextTerminated"/>), or, with
+        /// <see cref="ZmqError.TooManyOpenFiles"/>, the process is within a few file descriptors of its limit (a monitor opens two).</exception>
         public static SocketMonitor Monitor(this Socket socket, MonitorEvents events = MonitorEvents.All)
         {
             if (socket is null)

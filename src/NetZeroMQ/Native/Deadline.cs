@@ -1,5 +1,6 @@
 using System;
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 
 namespace NetZeroMQ
 {
@@ -54,6 +55,7 @@ namespace NetZeroMQ
 
         /// <summary>A deadline <paramref name="timeoutMilliseconds"/> from now (-1: none, 0: already passed).</summary>
         /// <param name="timeoutMilliseconds">The timeout; -1 or more (callers validate user input before).</param>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)] // on every wait of a blocking call: callgrind counted ~17 instructions for the call
         internal static Deadline After(int timeoutMilliseconds)
         {
             Debug.Assert(timeoutMilliseconds >= Milliseconds.Infinite, "callers validate timeouts before any wait begins");

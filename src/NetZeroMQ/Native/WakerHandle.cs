@@ -9,6 +9,9 @@ namespace NetZeroMQ
     /// at once instead of leaving the thread blocked in libzmq (which has no per-socket interrupt). A Dispose's signal stays
     /// for good; a cancelled timed receive signals it too, and takes its signal back with <see cref="Reset"/> as it ends.
     /// Windows' <c>zmq_poll</c> only accepts SOCKETs, so there no waker is made and blocking waits run in short slices instead.
+    /// A waker is also an optional descriptor: where none can be had (the process is at its descriptor limit, or within
+    /// <see cref="DescriptorHeadroom.Reserved"/> of it) the wait runs in slices as well and still receives — a process at its
+    /// limit keeps serving the sockets it has — and the next wait tries again.
     /// </summary>
     internal sealed unsafe class WakerHandle : SafeHandle
     {
@@ -29,10 +32,13 @@ namespace NetZeroMQ
 
         internal static bool IsSupported { get; } = !RuntimeInformation.IsOSPlatform(OSPlatform.Windows);
 
-        /// <summary>Creates a waker, or returns null when the platform has none or the descriptor could not be made.</summary>
+        /// <summary>
+        /// Creates a waker, or returns null when the platform has none, the descriptor could not be made, or making it would
+        /// go into the descriptors left to the runtime (<see cref="DescriptorHeadroom"/>).
+        /// </summary>
         internal static WakerHandle? TryCreate()
         {
-            if (!IsSupported)
+            if (!IsSupported || !DescriptorHeadroom.HasRoom())
             {
                 return null;
             }

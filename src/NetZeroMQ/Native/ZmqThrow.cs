@@ -25,7 +25,9 @@ namespace NetZeroMQ
         internal static void LastError(string operation, string? endpoint = null, string? option = null) =>
             throw Create(Interop.Zmq.zmq_errno(), operation, endpoint, option);
 
-        internal static unsafe ZmqException Create(int errno, string operation, string? endpoint = null, string? option = null)
+        /// <summary>The exception for <paramref name="errno"/>; <paramref name="detail"/>, when given, is appended after a colon
+        /// (why the library, not libzmq, refused).</summary>
+        internal static unsafe ZmqException Create(int errno, string operation, string? endpoint = null, string? option = null, string? detail = null)
         {
             ZmqError error = ErrorMap.ToPortable(errno);
             TelemetryCounters.Error(error);
@@ -39,6 +41,11 @@ namespace NetZeroMQ
             if (option is not null)
             {
                 message += " (option " + option + ")";
+            }
+
+            if (detail is not null)
+            {
+                message += ": " + detail;
             }
 
             return new ZmqException(error, errno, message, endpoint, option);

@@ -1,4 +1,6 @@
 using System;
+using System.Collections.Generic;
+using System.Linq;
 using System.Diagnostics;
 using System.Threading;
 using System.Threading.Tasks;
@@ -72,13 +74,19 @@ namespace NetZeroMQ.Tests.Async
                 await ReceiveLoop(pull, push, Count);
             }
 
-            long before = GC.GetTotalAllocatedBytes(precise: true);
-            await ReceiveLoop(pull, push, Count);
-            long allocated = GC.GetTotalAllocatedBytes(precise: true) - before;
+            // Process-wide, so the test's own bookkeeping (one thread, one task, the loop's state machine) is included, and so
+            // is whatever the runtime does once meanwhile (under load: a pool thread injected late, a method re-jitted). A cost
+            // per message shows in every batch, a one-time cost in one: the least of three batches is the per-message cost.
+            var batches = new List<long>();
+            for (int batch = 0; batch < 3; batch++)
+            {
+                long before = GC.GetTotalAllocatedBytes(precise: true);
+                await ReceiveLoop(pull, push, Count);
+                batches.Add(GC.GetTotalAllocatedBytes(precise: true) - before);
+            }
 
-            // Process-wide, so the test's own bookkeeping (one thread, one task, the loop's state machine) is included:
-            // allow that fixed cost, but not a byte per message.
-            Assert.True(allocated < Count / 10, $"{allocated} bytes allocated for {Count} messages");
+            // Allow the fixed cost, but not a byte per message.
+            Assert.True(batches.Min() < Count / 10, $"{string.Join(" / ", batches)} bytes allocated in three batches of {Count} messages");
         }
 
         private static async Task ReceiveLoop(Socket pull, Socket push, int count)

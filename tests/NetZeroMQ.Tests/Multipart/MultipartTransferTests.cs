@@ -120,24 +120,10 @@ namespace NetZeroMQ.Tests.Multipart
         [Fact]
         public void SendMultipart_FailureAfterFirstFrame_MarksSocketBrokenAndPeerGetsNoGluedMessage()
         {
-            // A real failure after the first frame: the sending socket's context is shut down between frames 1 and 2. The
-            // receiver lives in a context of its own (so tcp), which the shutdown leaves working.
-            using Context receiverContext = Zmq.NewContext();
-            using Context context = Zmq.NewContext();
-            using Socket pull = Zmq.NewSocket(receiverContext, SocketType.Pull);
-            using Socket push = Zmq.NewSocket(context, SocketType.Push);
-            push.Connect(Transports.BindAnywhere(pull, "tcp"));
-            push.SendMultipart("before");
-            Assert.Equal("before", pull.RecvString());
-
-            var frames = new List<ReadOnlyMemory<byte>>
-            {
-                "f0"u8.ToArray(),
-                "f1"u8.ToArray(),
-                new MultipartFaults.BeforeSendMemory("f2"u8.ToArray(), () => MultipartFaults.ShutDownBeforeNextSend(context)).Memory,
-                "f3"u8.ToArray(),
-            };
-            ZmqException broken = Assert.Throws<ZmqException>(() => push.SendMultipart(frames));
+            // A real failure after the first frames: the sender's context shuts down between frames 2 and 3.
+            using var sender = new BrokenMultipartSender();
+            Socket push = sender.Push, pull = sender.Pull;
+            ZmqException broken = sender.SendBreakingBefore(failingFrame: 2, frameCount: 4);
 
             Assert.Equal(ZmqError.ContextTerminated, broken.Error);
             Assert.Contains("after 2 of 4 frames", broken.Message);
@@ -155,21 +141,10 @@ namespace NetZeroMQ.Tests.Multipart
         [Fact(Timeout = TestTimeouts.TestMilliseconds)]
         public async Task AsyncAndZeroCopySends_AfterBrokenMultipartSend_ThrowInvalidOperationLikeEverySend()
         {
-            // The same real failure as above: the sender's context shuts down between two frames; the receiver's stays up.
-            using Context receiverContext = Zmq.NewContext();
-            using Context context = Zmq.NewContext();
-            using Socket pull = Zmq.NewSocket(receiverContext, SocketType.Pull);
-            using Socket push = Zmq.NewSocket(context, SocketType.Push);
-            push.Connect(Transports.BindAnywhere(pull, "tcp"));
-            push.SendMultipart("before");
-            Assert.Equal("before", pull.RecvString());
-            var frames = new List<ReadOnlyMemory<byte>>
-            {
-                "f0"u8.ToArray(),
-                new MultipartFaults.BeforeSendMemory("f1"u8.ToArray(), () => MultipartFaults.ShutDownBeforeNextSend(context)).Memory,
-                "f2"u8.ToArray(),
-            };
-            Assert.Throws<ZmqException>(() => push.SendMultipart(frames));
+            // The same real failure as above, between frames 1 and 2.
+            using var sender = new BrokenMultipartSender();
+            Socket push = sender.Push, pull = sender.Pull;
+            Assert.IsType<ZmqException>(sender.SendBreakingBefore(failingFrame: 1, frameCount: 3));
 
             Assert.True(push.IsMultipartSendBroken);
             await Assert.ThrowsAsync<InvalidOperationException>(async () => await push.SendAsync(new byte[] { 1 }));
@@ -196,22 +171,9 @@ namespace NetZeroMQ.Tests.Multipart
         [Fact]
         public void SendMultipart_FailureAfterFirstFrame_KeepsTheCauseAsInnerException()
         {
-            // A real failure between frames 1 and 2 (the sender's context shuts down), as in the test above.
-            using Context receiverContext = Zmq.NewContext();
-            using Context context = Zmq.NewContext();
-            using Socket pull = Zmq.NewSocket(receiverContext, SocketType.Pull);
-            using Socket push = Zmq.NewSocket(context, SocketType.Push);
-            push.Connect(Transports.BindAnywhere(pull, "tcp"));
-            push.SendMultipart("before");
-            Assert.Equal("before", pull.RecvString());
-            var frames = new List<ReadOnlyMemory<byte>>
-            {
-                "f0"u8.ToArray(),
-                new MultipartFaults.BeforeSendMemory("f1"u8.ToArray(), () => MultipartFaults.ShutDownBeforeNextSend(context)).Memory,
-                "f2"u8.ToArray(),
-            };
-
-            ZmqException broken = Assert.Throws<ZmqException>(() => push.SendMultipart(frames));
+            // A real failure between frames 1 and 2 (the sender's context shuts down), as in the tests above.
+            using var sender = new BrokenMultipartSender();
+            ZmqException broken = sender.SendBreakingBefore(failingFrame: 1, frameCount: 3);
 
             Assert.Contains("after 1 of 3 frames", broken.Message);
             ZmqException cause = Assert.IsType<ZmqException>(broken.InnerException);

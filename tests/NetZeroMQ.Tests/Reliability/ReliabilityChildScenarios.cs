@@ -15,6 +15,8 @@ namespace NetZeroMQ.Tests.Reliability
                 "abandon" => AbandonedObjectTests.Child,
                 "partition-survivor" => PartitionTests.Child,
                 "monitor-cycles" => _ => Monitoring.SocketMonitorLeakTests.Child(),
+                DescriptorLimitTests.Scenario => DescriptorLimitTests.Child,
+                DescriptorLimitTests.ReactorScenario => DescriptorLimitTests.ReactorChild,
                 _ => null,
             };
             exitCode = run is null ? 2 : run(args);

@@ -39,7 +39,9 @@ namespace NetZeroMQ
         /// <exception cref="ZmqException">libzmq refused; the endpoint is in the exception: <see cref="ZmqError.NoDevice"/>
         /// (no such interface or address here), <see cref="ZmqError.InvalidArgument"/> (an address libzmq cannot use, such as an
         /// unknown zone index), <see cref="ZmqError.ProtocolNotSupported"/> (unknown transport), <see cref="ZmqError.AddressInUse"/>,
-        /// <see cref="ZmqError.IncompatibleProtocol"/>, <see cref="ZmqError.NoIOThread"/>.</exception>
+        /// <see cref="ZmqError.IncompatibleProtocol"/>, <see cref="ZmqError.NoIOThread"/>; <see cref="ZmqError.TooManyOpenFiles"/>
+        /// when the process is within a few file descriptors of its limit (any transport but inproc; see
+        /// <see cref="Socket(Context, SocketType)"/>).</exception>
         public void Bind(string endpoint) => CallEndpoint(EndpointCall.Bind, endpoint);
 
         /// <summary>
@@ -53,7 +55,9 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentNullException"><paramref name="endpoint"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="endpoint"/> is empty or malformed (see <see cref="Bind(string)"/>).</exception>
         /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
-        /// <exception cref="ZmqException">libzmq refused; the endpoint is in the exception.</exception>
+        /// <exception cref="ZmqException">libzmq refused; the endpoint is in the exception. <see cref="ZmqError.TooManyOpenFiles"/>
+        /// when the process is within a few file descriptors of its limit (any transport but inproc; see
+        /// <see cref="Socket(Context, SocketType)"/>).</exception>
         public void Connect(string endpoint) => CallEndpoint(EndpointCall.Connect, endpoint);
 
         /// <summary>Stops accepting on an endpoint that was bound (<c>zmq_unbind</c>); use the resolved endpoint for wildcards.</summary>
@@ -183,6 +187,12 @@ namespace NetZeroMQ
                 if (call == EndpointCall.Bind || call == EndpointCall.Connect)
                 {
                     ThrowIfPlainServerWouldAbort();
+
+                    // Every transport but inproc opens a descriptor (a listener, a connection, an interface look-up).
+                    if (!endpoint.StartsWith("inproc://", StringComparison.Ordinal))
+                    {
+                        DescriptorHeadroom.ThrowIfLow(call == EndpointCall.Bind ? "bind" : "connect", endpoint);
+                    }
                 }
 
                 fixed (byte* p = text)
@@ -197,6 +207,12 @@ namespace NetZeroMQ
                     if (rc == 0 && call == EndpointCall.Bind)
                     {
                         ForgetAdoptedDescriptor(endpoint);
+                    }
+
+                    if (rc == 0 && call == EndpointCall.Connect && !endpoint.StartsWith("inproc://", StringComparison.Ordinal))
+                    {
+                        // libzmq opens the connection later, and the peer's accept with it when the peer is in this process.
+                        DescriptorHeadroom.Promise(2);
                     }
 
                     if (rc != 0)

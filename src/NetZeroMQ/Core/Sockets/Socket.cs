@@ -49,7 +49,9 @@ namespace NetZeroMQ
         /// threads with the context's options (too many I/O threads for the descriptors left, or thread scheduling the system
         /// refuses): libzmq would abort the process.</exception>
         /// <exception cref="ZmqException">libzmq refused (for example <see cref="ZmqError.TooManyOpenFiles"/> past MaxSockets, or
-        /// <see cref="ZmqError.ContextTerminated"/> after <see cref="Context.Shutdown"/>).</exception>
+        /// <see cref="ZmqError.ContextTerminated"/> after <see cref="Context.Shutdown"/>), or, with
+        /// <see cref="ZmqError.TooManyOpenFiles"/>, the process is within a few file descriptors of its limit (Linux: the last
+        /// ones are left to the .NET runtime, which cannot start threads without them).</exception>
         public Socket(Context context, SocketType type)
             : this(context, type, highestType: (int)SocketType.Stream)
         {
@@ -71,6 +73,7 @@ namespace NetZeroMQ
             }
 
             _guard.UseConfiguredMode();
+            DescriptorHeadroom.ThrowIfLow("zmq_socket", option: type.ToString());
             context.ThrowIfCannotStart();
             nint nativeContext = context.AddRef(out bool added);
             try
@@ -195,7 +198,9 @@ namespace NetZeroMQ
             _handle.Dispose();
         }
 
-        /// <summary>This socket's wake-up descriptor, made on first use (null where the platform has none); the caller holds the guard.</summary>
+        /// <summary>This socket's wake-up descriptor, made on first use; null where the platform has none or no descriptor can be
+        /// spared (<see cref="WakerHandle.TryCreate"/>: the wait then runs in slices, and the next one tries again). The caller
+        /// holds the guard.</summary>
         internal WakerHandle? GetOrCreateWakerWhileLeased()
         {
             WakerHandle? waker = _handle.Waker;

