@@ -33,6 +33,11 @@ namespace NetZeroMQ.Tests
                 return exitCode;
             }
 
+            if (args.Length == 2 && Diagnostics.MetricsScenarios.TryRun(args[1], out exitCode))
+            {
+                return exitCode;
+            }
+
             if (args[1] == LibzmqLoadingTests.Scenario)
             {
                 return LibzmqLoadingTests.Child(args[2..]);

@@ -92,6 +92,11 @@ namespace NetZeroMQ
 
         internal void EndLease() => Exit();
 
+        /// <summary>One attempt at <paramref name="op"/> without blocking, by the lease's holder: the socket's own transfer step,
+        /// so the frame is counted in the socket's traffic as any other.</summary>
+        internal int TryTransferWhileLeased<T>(ref T op, int flags)
+            where T : struct, INativeTransfer => Transfer(ref op, flags, TransferWait.None);
+
         /// <summary>
         /// Exit for a socket with attached machinery: let it act while the guard is still held (this call may have consumed the
         /// readiness notification it waits for), release with a full fence, let it act again (work it deferred while the guard

@@ -33,6 +33,9 @@ namespace NetZeroMQ
         private readonly SocketHandle _handle;
         private readonly nint _socket;
         private readonly WeakReference<Socket> _tracking;
+
+        /// <summary>Frames and bytes moved, counted by the calls that move them (see <see cref="Transfer"/>); the metrics read it.</summary>
+        private readonly SocketTraffic _traffic;
         private UsageGuard _guard;
 
         /// <summary>Creates a socket in <paramref name="context"/> (<c>zmq_socket</c>). Its linger starts at the context's
@@ -82,7 +85,8 @@ namespace NetZeroMQ
                     ZmqThrow.Error(Interop.Zmq.zmq_errno(), "zmq_socket", option: type.ToString());
                 }
 
-                _handle = new SocketHandle(context.Handle, socket);
+                _traffic = new SocketTraffic((int)type);
+                _handle = new SocketHandle(context.Handle, socket, _traffic);
                 _socket = socket;
                 int linger = context.DefaultLingerMilliseconds;
                 Interop.Zmq.zmq_setsockopt(socket, Interop.Zmq.ZMQ_LINGER, &linger, sizeof(int));
