@@ -257,9 +257,10 @@ namespace NetZeroMQ
                     Deadline? reaper = null;
                     while (Interop.Zmq.zmq_socket_monitor(lease.Native, p, events) != 0)
                     {
-                        if (!SocketSlots.WaitForReaper(ref reaper))
+                        int errno = Interop.Zmq.zmq_errno();
+                        if (!SocketSlots.WaitForReaper(errno, ref reaper, _monitored.Context.AllSlotsHeldByOpenSockets()))
                         {
-                            ZmqThrow.LastError("zmq_socket_monitor", Endpoint);
+                            ZmqThrow.Error(errno, "zmq_socket_monitor", Endpoint);
                         }
                     }
                 }
