@@ -430,11 +430,16 @@ static void *sender_main (void *arg)
 
     if (o->roundtrip)
         ping (r, s, payload);
-    else if (warm_up (r, s, routed) == 0) {
+    else {
+        const int warm = warm_up (r, s, routed) == 0;
+        /* even after a failed warm-up: the receiver waits at the batch
+         * barrier (the batches return at once once a failure is recorded) */
         untimed_batches (r, s, payload, routed, send_batch, 1);
-        r->t_first_send = now_ns ();
-        send_batch (r, s, payload, routed, o->count);
-        r->t_send_end = now_ns ();
+        if (warm) {
+            r->t_first_send = now_ns ();
+            send_batch (r, s, payload, routed, o->count);
+            r->t_send_end = now_ns ();
+        }
     }
     /* zc sends point into `payload`, and LINGER=0 would drop what is still
      * queued: keep both until the receiver is done. */
