@@ -57,6 +57,11 @@ public static class RoundTripCellMode
                 ? new NetMqRoundTrip(pattern, transport, size, timeout)
                 : new NetZeroMqRoundTrip(pattern, transport, size, timeout);
         }
+        catch (NotSupportedException e)
+        {
+            Console.Error.WriteLine("error: " + e.Message); // NetMQ and ipc: a known refusal, not a crash
+            return 2;
+        }
         catch (Exception e)
         {
             Console.Error.WriteLine("setup failed: " + e);
@@ -67,7 +72,7 @@ public static class RoundTripCellMode
         {
             try
             {
-                int batches = rig.WarmUp(warmup, warmupSeconds);
+                int batches = UntimedBatches.Run(warmup, warmupSeconds, rig.Run);
                 var ticks = new long[count];
                 long total = 0;
                 long allocated = UntimedBatches.ProcessAllocated(() => total = rig.Measure(ticks));

@@ -52,25 +52,6 @@ public abstract class RoundTripRig : IDisposable
         }
     }
 
-    /// <summary>Untimed round trips, in batches of <paramref name="batch"/> until <paramref name="seconds"/> have passed (at least one batch).</summary>
-    public int WarmUp(int batch, double seconds)
-    {
-        if (batch <= 0)
-        {
-            return 0;
-        }
-
-        var clock = Stopwatch.StartNew();
-        int batches = 0;
-        do
-        {
-            Run(batch);
-            batches++;
-        }
-        while (clock.Elapsed.TotalSeconds < seconds);
-        return batches;
-    }
-
     /// <summary>
     /// <paramref name="ticks"/>.Length timed round trips, each timed alone (Stopwatch ticks); returns the Stopwatch ticks of all.
     /// </summary>
