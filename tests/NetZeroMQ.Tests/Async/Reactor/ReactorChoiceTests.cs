@@ -29,7 +29,7 @@ namespace NetZeroMQ.Tests.Async.Reactor
         {
             Dictionary<string, string> v = RunKind(variable, out string output);
             Assert.True(v.GetValueOrDefault("received") == "served", output);
-            Assert.Equal(kind, v.GetValueOrDefault("kind"));
+            Assert.Equal(RuntimeInformation.IsOSPlatform(OSPlatform.Linux) ? kind : "poll", v.GetValueOrDefault("kind")); // no epoll elsewhere
         }
 
         [Fact]
