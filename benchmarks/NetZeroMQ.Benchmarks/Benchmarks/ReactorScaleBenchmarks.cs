@@ -34,7 +34,7 @@ public class ReactorScaleBenchmarks
     [GlobalSetup]
     public void Setup()
     {
-        _context = new Context { DefaultLinger = TimeSpan.Zero };
+        _context = new Context { DefaultLinger = TimeSpan.Zero, MaxSockets = 2 * Sockets + 16 }; // libzmq allows 1,023 by default
         _pulls = new Socket[Sockets];
         _pushes = new Socket[Sockets];
         _messages = new Message[Sockets];

@@ -301,7 +301,6 @@ namespace NetZeroMQ
                 _wakePending = false;
             }
 
-            bool removed = false;
             foreach (int token in _changes)
             {
                 switch (_modes[token])
@@ -316,21 +315,21 @@ namespace NetZeroMQ
                         break;
                     case Removing:
                         TakeOut(token);
-                        removed = true;
                         break;
                 }
             }
 
             _changes.Clear();
-            if (removed)
-            {
-                Monitor.PulseAll(_lock);
-            }
         }
 
-        /// <summary>Under the lock, not inside zmq_poll: takes a polled token out of the items (the last item moves in).</summary>
+        /// <summary>
+        /// Under the lock, not inside zmq_poll: takes a polled token out of the items (the last item moves in). A removal that
+        /// waits for this is released, whichever way the token leaves: by the change it asked for, or by firing first (a socket
+        /// being closed gets commands, so its descriptor often fires just then).
+        /// </summary>
         private void TakeOut(int token)
         {
+            bool awaited = _modes[token] == Removing;
             int index = _itemOf[token];
             int last = _polledCount--;
             if (index != last)
@@ -342,6 +341,10 @@ namespace NetZeroMQ
             }
 
             _modes[token] = Idle;
+            if (awaited)
+            {
+                Monitor.PulseAll(_lock);
+            }
         }
 
         private void EnsureItemCapacity(int items)

@@ -35,6 +35,17 @@ namespace NetZeroMQ.Tests.Async.Reactor
             Assert.Equal("(none)", v.GetValueOrDefault("release_saw"));
         }
 
+        [Theory]
+        [MemberData(nameof(Kinds))]
+        public void Dispose_ManySocketsWithPendingReceivesWhileTheirDescriptorsFire_EndsEachPromptly(string kind)
+        {
+            Dictionary<string, string> v = Run(ReactorChildScenarios.DisposeScenario, kind, out string output);
+            Assert.Equal(kind, v.GetValueOrDefault("kind"));
+            Assert.True(v.GetValueOrDefault("disposed") == "True", output);
+            Assert.Equal("300", v.GetValueOrDefault("ended_disposed"));
+            Assert.Equal("0", v.GetValueOrDefault("registered_after"));
+        }
+
         [Fact]
         public void Epoll_SetClosedBehindItsBack_ArmAndRegisterFailTheirCallersWaitFailureEndsPendingProcessSurvives()
         {
