@@ -22,7 +22,7 @@ namespace NetZeroMQ.Tests.Async.Reactor
         {
             Func<int>? run = scenario switch
             {
-                Kind => ReportKind,
+                Kind => () => ReportKind(args),
                 ExecutionContextScenario => ReleaseOnReactorThread,
                 BrokenScenario => Broken,
                 DisposeScenario => DisposeWhilePending,
@@ -32,9 +32,17 @@ namespace NetZeroMQ.Tests.Async.Reactor
             return run is not null;
         }
 
-        /// <summary>One receive that waits, then which reactor served it (or why none could start).</summary>
-        private static int ReportKind()
+        /// <summary>
+        /// One receive that waits, then which reactor served it (or why none could start); with the argument <c>switch</c>,
+        /// the AppContext switch is set to true first, as an application's runtimeconfig.json would.
+        /// </summary>
+        private static int ReportKind(string[] args)
         {
+            if (args.Length > 0 && args[0] == "switch")
+            {
+                AppContext.SetSwitch(ReactorChoice.Switch, true);
+            }
+
             using var context = new Context { DefaultLinger = TimeSpan.Zero };
             using Pair pair = Pair.Make(context, "inproc://kind");
             try

@@ -33,6 +33,21 @@ namespace NetZeroMQ.Tests.Async.Reactor
         }
 
         [Fact]
+        public void FirstWait_AppContextSwitchSet_StartsThePortableReactorWhateverTheVariableSays()
+        {
+            (int exitCode, string output) = ChildProcess.Run(
+                ReactorChildScenarios.Kind,
+                new[] { "switch" },
+                new Dictionary<string, string?> { [ReactorChoice.EnvironmentVariable] = "epoll" },
+                TestTimeouts.Expected * 3,
+                launcher: null);
+            Assert.True(exitCode == 0, $"the child failed (exit {exitCode}):\n{output}");
+            Dictionary<string, string> v = ChildProcess.Values(output);
+            Assert.True(v.GetValueOrDefault("received") == "served", output);
+            Assert.Equal("poll", v.GetValueOrDefault("kind"));
+        }
+
+        [Fact]
         public void FirstWait_ReactorVariableNamesNoReactor_ThrowsInvalidOperationNamingTheVariable()
         {
             Dictionary<string, string> v = RunKind("kqueue", out string output);
