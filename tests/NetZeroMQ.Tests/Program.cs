@@ -28,6 +28,11 @@ namespace NetZeroMQ.Tests
                 return exitCode;
             }
 
+            if (Async.Reactor.ReactorChildScenarios.TryRun(args[1], args[2..], out exitCode))
+            {
+                return exitCode;
+            }
+
             if (Races.MessageRaceScenarios.TryRun(args[1], args[2..], out exitCode))
             {
                 return exitCode;

@@ -77,7 +77,19 @@ namespace NetZeroMQ
 
         internal PollEvents EventsWhileLeased => (PollEvents)GetInt32Unguarded(Interop.Zmq.ZMQ_EVENTS, "Events");
 
-        internal nint FdWhileLeased => GetInt32Unguarded(Interop.Zmq.ZMQ_FD, "Fd");
+        /// <summary>
+        /// <c>ZMQ_FD</c>: an int on POSIX, but a SOCKET on Windows, where libzmq refuses a 4-byte buffer with EINVAL; read at the
+        /// platform's size (Socket.Wait's poll items make the same distinction).
+        /// </summary>
+        internal nint FdWhileLeased
+        {
+            get
+            {
+                nint fd = 0;
+                GetFixedUnguarded(Interop.Zmq.ZMQ_FD, "Fd", &fd, s_windowsPollItems ? sizeof(nint) : sizeof(int));
+                return fd;
+            }
+        }
 
         internal SocketAttachment? AttachmentWhileLeased => _attachment;
 
