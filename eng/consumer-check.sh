@@ -27,28 +27,54 @@ fi
 grep -qx "runtimes/$rid/native/libzmq.so" <<<"$(unzip -Z1 "$native_package")" \
     || { echo "$(basename "$native_package") holds no runtimes/$rid/native/libzmq.so" >&2; exit 1; }
 
-echo "==> packing"
+# The repository's URL is given at pack time (it is not hard-coded: this repository has no public home yet). The stand-in
+# below has the form of the real one, so that Source Link's mapping is checked as a release would make it.
+repository_url="${NETZEROMQ_REPOSITORY_URL:-https://github.com/example/NetZeroMQ}"
+commit=$(git -C "$repo" rev-parse HEAD)
+
+echo "==> packing (a CI build: Source Link, repository-relative paths; package validation runs with it)"
 # Only NetZeroMQ's own packages are replaced: NetZeroMQ.Native stays.
 rm -f "$artifacts/NetZeroMQ.$version.nupkg" "$artifacts/NetZeroMQ.$version.snupkg"
-dotnet pack "$repo/src/NetZeroMQ/NetZeroMQ.csproj" -c Release -o "$artifacts" --nologo -v q -warnaserror
+dotnet pack "$repo/src/NetZeroMQ/NetZeroMQ.csproj" -c Release -o "$artifacts" --nologo -v q -warnaserror \
+    -p:ContinuousIntegrationBuild=true -p:RepositoryUrl="$repository_url"
 nupkg="$artifacts/NetZeroMQ.$version.nupkg"
+snupkg="$artifacts/NetZeroMQ.$version.snupkg"
 [ -f "$nupkg" ] || { echo "missing $nupkg" >&2; exit 1; }
-[ -f "$artifacts/NetZeroMQ.$version.snupkg" ] || { echo "missing the symbol package" >&2; exit 1; }
+[ -f "$snupkg" ] || { echo "missing the symbol package" >&2; exit 1; }
 
-# The package must carry both builds with their XML docs, and the README its page shows.
+# The package must carry both builds with their XML docs, the README its page shows and its icon.
 contents=$(unzip -Z1 "$nupkg")
-for entry in README.md lib/net8.0/NetZeroMQ.dll lib/net8.0/NetZeroMQ.xml lib/netstandard2.0/NetZeroMQ.dll lib/netstandard2.0/NetZeroMQ.xml; do
+for entry in README.md icon.png lib/net8.0/NetZeroMQ.dll lib/net8.0/NetZeroMQ.xml lib/netstandard2.0/NetZeroMQ.dll lib/netstandard2.0/NetZeroMQ.xml; do
     grep -qx "$entry" <<<"$contents" || { echo "the package lacks $entry" >&2; exit 1; }
 done
 nuspec=$(unzip -p "$nupkg" NetZeroMQ.nuspec)
-for field in '<license type="expression">MPL-2.0</license>' '<readme>README.md</readme>' '<repository type="git"' \
+for field in '<license type="expression">MPL-2.0</license>' '<readme>README.md</readme>' '<icon>icon.png</icon>' \
+    "<projectUrl>$repository_url</projectUrl>" "<repository type=\"git\" url=\"$repository_url\"" "commit=\"$commit\"" '<releaseNotes>' \
     "<dependency id=\"NetZeroMQ.Native\" version=\"$version\""; do
     grep -qF "$field" <<<"$nuspec" || { echo "the nuspec lacks $field" >&2; exit 1; }
 done
 # The package page's readme is the one written for package users (src/NetZeroMQ/PACKAGE.md), not the repository's README.
 unzip -p "$nupkg" README.md | cmp -s - "$repo/src/NetZeroMQ/PACKAGE.md" \
     || { echo "the package's README.md is not src/NetZeroMQ/PACKAGE.md" >&2; exit 1; }
-echo "    $(basename "$nupkg"): $(wc -l <<<"$contents") entries, symbols and metadata present"
+unzip -p "$nupkg" icon.png | cmp -s - "$repo/src/NetZeroMQ/icon.png" \
+    || { echo "the package's icon.png is not src/NetZeroMQ/icon.png" >&2; exit 1; }
+[ "$(unzip -p "$nupkg" icon.png | head -c 8 | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] \
+    || { echo "the package's icon is not a PNG" >&2; exit 1; }
+# The release notes are CHANGELOG.md's section of this version (its first line, as XML text, is enough to recognise it).
+notes=$(awk -v v="## ${version%%-*}" '$0 == v {on=1; next} on && /^## / {exit} on && NF {print; exit}' "$repo/CHANGELOG.md")
+[ -n "$notes" ] && grep -qF "$(sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g' <<<"$notes")" <<<"$nuspec" \
+    || { echo "the release notes are not CHANGELOG.md's section for $version" >&2; exit 1; }
+# Source Link: each PDB of the symbol package maps the repository-relative paths (/_/, from the CI build) to the packed
+# commit's files at the repository's URL. The mapping is the PDB's Source Link JSON, stored as plain UTF-8.
+raw_url="$repository_url"
+case "$raw_url" in https://github.com/*) raw_url="https://raw.githubusercontent.com/${raw_url#https://github.com/}" ;; esac
+for pdb in lib/net8.0/NetZeroMQ.pdb lib/netstandard2.0/NetZeroMQ.pdb; do
+    # (grep reads to the end, no -q: with pipefail, unzip cut off by an early exit would fail the pipeline.)
+    unzip -p "$snupkg" "$pdb" | grep -aF "{\"documents\":{\"/_/*\":\"$raw_url/$commit/*\"}}" >/dev/null \
+        || { echo "$pdb in the symbol package has no Source Link mapping to $raw_url/$commit" >&2; exit 1; }
+done
+echo "    $(basename "$nupkg"): $(wc -l <<<"$contents") entries, icon, readme, release notes, URLs present"
+echo "    $(basename "$snupkg"): both PDBs map /_/* to $raw_url/$commit/*"
 
 # Outside the repository, so that none of its Directory.Build.props, global.json or nuget.config applies.
 work=$(mktemp -d "${TMPDIR:-/tmp}/netzeromq-consumer.XXXXXX")

@@ -33,13 +33,13 @@
 #include <time.h>
 #include <unistd.h>
 
-enum pattern { PUSHPULL, PUBSUB, ROUTERROUTER, PAIR, DEALERROUTER };
+enum pattern { PUSHPULL, PUBSUB, ROUTERROUTER, PAIR, DEALERROUTER, REQREP };
 enum transport { INPROC, IPC, TCP };
 enum mode { BLOCKING, NONBLOCKING, POLLER };
 enum api { API_MSG, API_BUF, API_ZC };
 
 static const char *const pattern_names[] = {"pushpull", "pubsub", "routerrouter",
-                                            "pair", "dealerrouter"};
+                                            "pair", "dealerrouter", "reqrep"};
 static const char *const transport_names[] = {"inproc", "ipc", "tcp"};
 static const char *const mode_names[] = {"blocking", "nonblocking", "poller"};
 static const char *const api_names[] = {"msg", "buf", "zc"};
@@ -61,6 +61,9 @@ struct options {
     size_t size;
     long long count;
     int hwm, timeout_ms; /* hwm -1: keep libzmq's default */
+    long long warmup;      /* messages (round trips) per untimed batch, 0: none */
+    double warmup_seconds; /* untimed batches go on at least this long */
+    int roundtrip;         /* --roundtrip: ping-pong latency instead of throughput */
 };
 
 struct run {
@@ -70,6 +73,10 @@ struct run {
     char endpoint[256];  /* ZMQ_LAST_ENDPOINT, what the sender connects to */
     pthread_barrier_t bound; /* receiver has bound; sender may connect */
     pthread_barrier_t done;  /* receiver finished; sender may close */
+    pthread_barrier_t batch; /* end of an untimed batch (both threads) */
+    atomic_int more_warmup;  /* set by the sender before each batch barrier */
+    long long warmup_batches;
+    uint64_t *rtt;           /* --roundtrip: one duration (ns) per timed round trip */
     atomic_int warm;         /* receiver has seen a warm-up message */
     atomic_int failed;       /* first failure wins and fills `failure` */
     char failure[256];
@@ -157,6 +164,7 @@ static void *open_socket (const struct run *r, int sender)
       [ROUTERROUTER] = {ZMQ_ROUTER, ZMQ_ROUTER},
       [PAIR] = {ZMQ_PAIR, ZMQ_PAIR},
       [DEALERROUTER] = {ZMQ_DEALER, ZMQ_ROUTER},
+      [REQREP] = {ZMQ_REQ, ZMQ_REP},
     };
     const struct options *o = r->opt;
     void *s = zmq_socket (r->ctx, types[o->pattern][sender ? 0 : 1]);
@@ -273,6 +281,137 @@ static int warm_up (struct run *r, void *s, int routed)
     return 0;
 }
 
+/* Send `count` payload messages; stops at the first failure (recorded). */
+static void send_batch (struct run *r, void *s, const char *payload,
+                        int routed, long long count)
+{
+    /* hot-loop values in locals: libzmq calls are opaque to the compiler,
+     * so fields behind `r->opt` would be reloaded on every message */
+    const enum api api = r->opt->api;
+    const size_t size = r->opt->size;
+    if (atomic_load (&r->failed))
+        return;
+    for (long long i = 0; i < count; i++) {
+        if (routed && send_frame (s, api, RECEIVER_ID, 1, ZMQ_SNDMORE) != 0) {
+            run_failed (r, "send (routing id)", zmq_errno ());
+            return;
+        }
+        if (send_frame (s, api, payload, size, 0) != 0) {
+            run_failed (r, "send", zmq_errno ());
+            return;
+        }
+    }
+}
+
+/* --warmup N --warmup-seconds S: untimed batches of N on the same sockets,
+ * the same as the .NET side runs before its timed batch (where the JIT needs
+ * them), until S seconds have passed (at least one batch). The sender decides
+ * whether another batch follows and publishes it before the batch barrier;
+ * both threads read it after the barrier, so they always agree. A failure
+ * makes the remaining batches return at once. */
+typedef void (*batch_fn) (struct run *, void *, const char *, int, long long);
+static void untimed_batches (struct run *r, void *s, const char *payload,
+                             int routed, batch_fn batch, int synced)
+{
+    const struct options *o = r->opt;
+    if (o->warmup <= 0)
+        return;
+    const uint64_t start = now_ns ();
+    do {
+        batch (r, s, payload, routed, o->warmup);
+        r->warmup_batches++;
+        const double elapsed = (double) (now_ns () - start) / 1e9;
+        atomic_store (&r->more_warmup,
+                      elapsed < o->warmup_seconds && !atomic_load (&r->failed));
+        if (synced)
+            barrier_wait (&r->batch);
+    } while (atomic_load (&r->more_warmup));
+}
+
+/* Each thread's side of the batch protocol that has no batch of its own
+ * to time (the receiver of throughput runs, the echoing server). */
+static void follow_batches (struct run *r, void (*each) (void *), void *arg)
+{
+    if (r->opt->warmup <= 0)
+        return;
+    do {
+        each (arg);
+        barrier_wait (&r->batch);
+    } while (atomic_load (&r->more_warmup));
+}
+
+static int cmp_u64 (const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+    return x < y ? -1 : x > y;
+}
+
+/* One round trip: send the payload, receive the echo (buf API). */
+static inline int round_trip (void *s, const char *payload, char *reply,
+                              size_t size)
+{
+    if (send_frame (s, API_BUF, payload, size, 0) != 0)
+        return -1;
+    int rc;
+    while ((rc = zmq_recv (s, reply, size, 0)) < 0 && zmq_errno () == EINTR)
+        ;
+    if (rc < 0)
+        return -1;
+    if ((size_t) rc != size) {
+        errno = EPROTO;
+        return -1;
+    }
+    return 0;
+}
+
+static void ping_batch (struct run *r, void *s, const char *payload,
+                        int routed, long long count)
+{
+    (void) routed;
+    const size_t size = r->opt->size;
+    char *reply = malloc (size);
+    if (!reply)
+        setup_error ("malloc", strerror (ENOMEM));
+    if (!atomic_load (&r->failed))
+        for (long long i = 0; i < count; i++)
+            if (round_trip (s, payload, reply, size) != 0) {
+                run_failed (r, "round trip", zmq_errno ());
+                break;
+            }
+    free (reply);
+}
+
+/* --roundtrip client (REQ or DEALER): untimed round trips as warm-up, then
+ * --count timed ones, each timed alone; then an empty message that tells the
+ * server to stop (it echoes that too). */
+static void ping (struct run *r, void *s, const char *payload)
+{
+    const size_t size = r->opt->size;
+    const long long count = r->opt->count;
+    char *reply = malloc (size);
+    if (!reply)
+        setup_error ("malloc", strerror (ENOMEM));
+    /* the server just echoes: no batch barrier */
+    untimed_batches (r, s, payload, 0, ping_batch, 0);
+    r->t_first_send = now_ns ();
+    for (long long i = 0; i < count && !atomic_load (&r->failed); i++) {
+        const uint64_t t = now_ns ();
+        if (round_trip (s, payload, reply, size) != 0) {
+            run_failed (r, "round trip", zmq_errno ());
+            break;
+        }
+        r->rtt[i] = now_ns () - t;
+        r->received++;
+        r->bytes += size;
+    }
+    r->t_last_recv = r->t_send_end = now_ns ();
+    /* stop the server even after a failure, unless the socket is unusable */
+    if (send_frame (s, API_BUF, "", 0, 0) == 0)
+        while (zmq_recv (s, reply, size, 0) < 0 && zmq_errno () == EINTR)
+            ;
+    free (reply);
+}
+
 static void *sender_main (void *arg)
 {
     struct run *r = arg;
@@ -289,24 +428,18 @@ static void *sender_main (void *arg)
         setup_error ("malloc", strerror (ENOMEM));
     memset (payload, 0x5a, o->size);
 
-    /* hot-loop values in locals: libzmq calls are opaque to the compiler,
-     * so fields behind `o` would be reloaded on every message */
-    const enum api api = o->api;
-    const size_t size = o->size;
-    const long long count = o->count;
-    if (warm_up (r, s, routed) == 0) {
-        r->t_first_send = now_ns ();
-        for (long long i = 0; i < count; i++) {
-            if (routed && send_frame (s, api, RECEIVER_ID, 1, ZMQ_SNDMORE) != 0) {
-                run_failed (r, "send (routing id)", zmq_errno ());
-                break;
-            }
-            if (send_frame (s, api, payload, size, 0) != 0) {
-                run_failed (r, "send", zmq_errno ());
-                break;
-            }
+    if (o->roundtrip)
+        ping (r, s, payload);
+    else {
+        const int warm = warm_up (r, s, routed) == 0;
+        /* even after a failed warm-up: the receiver waits at the batch
+         * barrier (the batches return at once once a failure is recorded) */
+        untimed_batches (r, s, payload, routed, send_batch, 1);
+        if (warm) {
+            r->t_first_send = now_ns ();
+            send_batch (r, s, payload, routed, o->count);
+            r->t_send_end = now_ns ();
         }
-        r->t_send_end = now_ns ();
     }
     /* zc sends point into `payload`, and LINGER=0 would drop what is still
      * queued: keep both until the receiver is done. */
@@ -403,6 +536,82 @@ static inline int recv_frame (struct receiver *x, size_t cap)
     return recv_wait (x, cap, rc);
 }
 
+struct batch_arg {
+    struct receiver *x;
+    int routed;
+    long long count, received;
+    unsigned long long bytes;
+};
+
+/* Receive `count` payload messages; empty (warm-up) messages are skipped. */
+static void receive_batch (struct batch_arg *b)
+{
+    struct receiver *x = b->x;
+    struct run *r = x->r;
+    const int routed = b->routed;
+    const size_t size = r->opt->size;
+    const long long count = b->count;
+    long long n = 0;
+    unsigned long long bytes = 0;
+    while (n < count && !atomic_load_explicit (&r->failed, memory_order_relaxed)) {
+        /* ROUTER receives [sender id "S"][payload]; the id must be 1 byte */
+        int idlen;
+        if (routed && (idlen = recv_frame (x, 256)) != 1) {
+            if (idlen >= 0)
+                run_failed (r, "recv: unexpected routing-id frame", 0);
+            break;
+        }
+        const int rc = recv_frame (x, size);
+        if (rc < 0)
+            break;
+        if (rc == 0) { /* warm-up message: not counted */
+            atomic_store_explicit (&r->warm, 1, memory_order_release);
+            continue;
+        }
+        n++;
+        bytes += (unsigned) rc;
+    }
+    b->received = n;
+    b->bytes = bytes;
+}
+
+static void receive_batch_fn (void *arg)
+{
+    receive_batch (arg);
+}
+
+/* --roundtrip server (REP or ROUTER): echo every message until an empty one
+ * (echoed too) says the client is done. */
+static void echo (struct run *r, void *s, char *buf, int routed)
+{
+    const size_t size = r->opt->size;
+    char id[256];
+    for (;;) {
+        int idlen = 0, rc;
+        if (routed) {
+            while ((idlen = zmq_recv (s, id, sizeof id, 0)) < 0 && zmq_errno () == EINTR)
+                ;
+            if (idlen < 0 || (size_t) idlen > sizeof id) {
+                run_failed (r, "echo: recv (routing id)", idlen < 0 ? zmq_errno () : 0);
+                return;
+            }
+        }
+        while ((rc = zmq_recv (s, buf, size, 0)) < 0 && zmq_errno () == EINTR)
+            ;
+        if (rc < 0 || (size_t) rc > size) {
+            run_failed (r, "echo: recv", rc < 0 ? zmq_errno () : 0);
+            return;
+        }
+        if ((routed && send_frame (s, API_BUF, id, (size_t) idlen, ZMQ_SNDMORE) != 0)
+            || send_frame (s, API_BUF, buf, (size_t) rc, 0) != 0) {
+            run_failed (r, "echo: send", zmq_errno ());
+            return;
+        }
+        if (rc == 0)
+            return;
+    }
+}
+
 static void *receiver_main (void *arg)
 {
     struct run *r = arg;
@@ -419,8 +628,6 @@ static void *receiver_main (void *arg)
 
     struct receiver x = {.r = r, .sock = s, .mode = o->mode, .api = o->api,
                          .timeout_ms = o->timeout_ms};
-    const size_t size = o->size;
-    const long long count = o->count;
     if (zmq_msg_init (&x.msg) != 0)
         setup_failed ("zmq_msg_init");
     /* buf: large enough for a payload and for a routing-id frame */
@@ -428,29 +635,17 @@ static void *receiver_main (void *arg)
     if (!x.buf)
         setup_error ("malloc", strerror (ENOMEM));
 
-    long long n = 0;
-    unsigned long long bytes = 0;
-    while (n < count) {
-        /* ROUTER receives [sender id "S"][payload]; the id must be 1 byte */
-        int idlen;
-        if (routed && (idlen = recv_frame (&x, 256)) != 1) {
-            if (idlen >= 0)
-                run_failed (r, "recv: unexpected routing-id frame", 0);
-            break;
-        }
-        const int rc = recv_frame (&x, size);
-        if (rc < 0)
-            break;
-        if (rc == 0) { /* warm-up message: not counted */
-            atomic_store_explicit (&r->warm, 1, memory_order_release);
-            continue;
-        }
-        n++;
-        bytes += (unsigned) rc;
+    if (o->roundtrip) {
+        echo (r, s, x.buf, routed);
+    } else {
+        struct batch_arg warmup = {&x, routed, o->warmup, 0, 0};
+        follow_batches (r, receive_batch_fn, &warmup);
+        struct batch_arg timed = {&x, routed, o->count, 0, 0};
+        receive_batch (&timed);
+        r->t_last_recv = now_ns ();
+        r->received = timed.received;
+        r->bytes = timed.bytes;
     }
-    r->t_last_recv = now_ns ();
-    r->received = n;
-    r->bytes = bytes;
 
     barrier_wait (&r->done);
     if (zmq_msg_close (&x.msg) != 0)
@@ -468,9 +663,10 @@ static void usage (FILE *f)
            "  [--pattern pushpull|pubsub|routerrouter|pair|dealerrouter]\n"
            "  [--transport inproc|ipc|tcp] [--size N] [--count N] [--hwm N]\n"
            "  [--mode blocking|nonblocking|poller] [--api msg|buf|zc]\n"
-           "  [--timeout-ms N]\n"
+           "  [--timeout-ms N] [--warmup N] [--warmup-seconds S]\n"
+           "  [--roundtrip]   (with --pattern reqrep|dealerrouter, --api buf)\n"
            "defaults: pushpull tcp, 64 B x 100000, blocking, msg, libzmq's HWM,\n"
-           "          20000 ms\n",
+           "          20000 ms, no untimed batches\n",
            f);
 }
 
@@ -505,6 +701,8 @@ static void parse_args (int argc, char **argv, struct options *o)
       ARG ("pattern", 'p'), ARG ("transport", 't'), ARG ("size", 's'),
       ARG ("count", 'n'),   ARG ("mode", 'm'),      ARG ("api", 'a'),
       ARG ("hwm", 'w'),     ARG ("timeout-ms", 'T'),
+      ARG ("warmup", 'W'),  ARG ("warmup-seconds", 'S'),
+      {"roundtrip", no_argument, NULL, 'R'},
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c;
     while ((c = getopt_long (argc, argv, "", longopts, NULL)) != -1) {
@@ -522,6 +720,18 @@ static void parse_args (int argc, char **argv, struct options *o)
             case 'T':
                 o->timeout_ms = (int) parse_num (optarg, 1, INT_MAX / 2, "timeout-ms");
                 break;
+            case 'W': o->warmup = parse_num (optarg, 0, 1LL << 40, "warmup"); break;
+            case 'S': {
+                char *end;
+                o->warmup_seconds = strtod (optarg, &end);
+                if (end == optarg || *end || !(o->warmup_seconds >= 0)
+                    || o->warmup_seconds > 3600) {
+                    fprintf (stderr, "nzmq_native: --warmup-seconds: '%s' is not a number in [0, 3600]\n", optarg);
+                    exit (EXIT_USAGE);
+                }
+                break;
+            }
+            case 'R': o->roundtrip = 1; break;
             case 'h': usage (stdout); exit (0);
             default: usage (stderr); exit (EXIT_USAGE);
         }
@@ -529,6 +739,15 @@ static void parse_args (int argc, char **argv, struct options *o)
     if (optind != argc) {
         fprintf (stderr, "nzmq_native: unexpected argument '%s'\n", argv[optind]);
         usage (stderr);
+        exit (EXIT_USAGE);
+    }
+    const int pingable = o->pattern == REQREP || o->pattern == DEALERROUTER;
+    if (o->roundtrip && (!pingable || o->api != API_BUF || o->mode != BLOCKING)) {
+        fputs ("nzmq_native: --roundtrip needs --pattern reqrep|dealerrouter, --api buf and --mode blocking\n", stderr);
+        exit (EXIT_USAGE);
+    }
+    if (!o->roundtrip && o->pattern == REQREP) {
+        fputs ("nzmq_native: --pattern reqrep needs --roundtrip\n", stderr);
         exit (EXIT_USAGE);
     }
 }
@@ -567,6 +786,9 @@ int main (int argc, char **argv)
     r.opt = &o;
     atomic_init (&r.warm, 0);
     atomic_init (&r.failed, 0);
+    atomic_init (&r.more_warmup, 0);
+    if (o.roundtrip && !(r.rtt = calloc ((size_t) o.count, sizeof *r.rtt)))
+        setup_error ("calloc", strerror (ENOMEM));
     make_bind_addr (&r);
 
     r.ctx = zmq_ctx_new ();
@@ -574,7 +796,8 @@ int main (int argc, char **argv)
         setup_failed ("zmq_ctx_new");
     int rc;
     if ((rc = pthread_barrier_init (&r.bound, NULL, 2)) != 0
-        || (rc = pthread_barrier_init (&r.done, NULL, 2)) != 0)
+        || (rc = pthread_barrier_init (&r.done, NULL, 2)) != 0
+        || (rc = pthread_barrier_init (&r.batch, NULL, 2)) != 0)
         setup_error ("pthread_barrier_init", strerror (rc));
 
     pthread_t receiver, sender;
@@ -590,6 +813,7 @@ int main (int argc, char **argv)
             setup_failed ("zmq_ctx_term");
     pthread_barrier_destroy (&r.bound);
     pthread_barrier_destroy (&r.done);
+    pthread_barrier_destroy (&r.batch);
     cleanup_ipc ();
 
     const unsigned long long want = (unsigned long long) o.count * o.size;
@@ -617,11 +841,22 @@ int main (int argc, char **argv)
 
     printf ("pattern=%s transport=%s size=%zu count=%lld mode=%s api=%s "
             "hwm=%s seconds=%.6f msg_per_sec=%.0f mb_per_sec=%.1f "
-            "send_seconds=%.6f cpus=%d libzmq=%d.%d.%d\n",
+            "send_seconds=%.6f cpus=%d libzmq=%d.%d.%d warmup=%lldx%lld",
             pattern_names[o.pattern], transport_names[o.transport], o.size,
             o.count, mode_names[o.mode], api_names[o.api], hwm, secs, mps,
             mps * (double) o.size / 1e6,
             (double) (r.t_send_end - r.t_first_send) / 1e9, ncpu, major, minor,
-            patch);
+            patch, o.warmup, r.warmup_batches);
+    if (o.roundtrip) {
+        /* nearest rank: the smallest sample with at least p% at or below it */
+        qsort (r.rtt, (size_t) o.count, sizeof *r.rtt, cmp_u64);
+        const long long i50 = (o.count * 50 + 99) / 100 - 1;
+        const long long i99 = (o.count * 99 + 99) / 100 - 1;
+        printf (" rtt_p50_us=%.2f rtt_p99_us=%.2f rtt_mean_us=%.2f",
+                (double) r.rtt[i50] / 1e3, (double) r.rtt[i99] / 1e3,
+                secs * 1e6 / (double) o.count);
+    }
+    printf ("\n");
+    free (r.rtt);
     return fflush (stdout) == 0 ? 0 : EXIT_SETUP;
 }

@@ -6,7 +6,7 @@
 #   eng/native/native.sh linux-x64 linux-arm64 win-x64     ./build.sh native-all
 # Per runtime: eng/native/build-libzmq.sh (configure, build), inspect.sh (size, exports, dependencies, glibc floor),
 # smoke.sh (the C smoke test, under qemu or wine for the cross builds); for the cross builds also samples.sh (three
-# samples published self-contained from the packages and run under qemu or wine). The findings go to
+# samples, five for win-x64 with the two async ones, published self-contained from the packages and run under qemu or wine). The findings go to
 # artifacts/native/report.txt and, with the build options, into the package as build-info.txt.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

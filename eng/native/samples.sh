@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the QuickStart, CurveSecurity and Poller samples for another platform the way a user there would get them: each
+# Runs the QuickStart, CurveSecurity and Poller samples (and, for win-x64, the Async and RouterDealer samples: the async
+# API on Windows, served by the portable zmq_poll reactor) for another platform the way a user there would get them: each
 # sample's Program.cs in a fresh project outside the repository that references only the NetZeroMQ package (from
 # artifacts/package/, so NetZeroMQ.Native comes in as its dependency), published self-contained for RID, and run under
 # qemu-aarch64 (linux-arm64) or wine64 (win-x64); then a fourth program, LibzmqInfo, made the same way, prints where
@@ -15,13 +16,18 @@ repo="$(cd "$here/../.." && pwd)"
 rid="${1:?usage: samples.sh RID VERSION}"
 version="${2:?}"
 feed="$(cd "${3:-$repo/artifacts/package}" && pwd)"
-samples=(QuickStart CurveSecurity Poller LibzmqInfo)
+samples=(QuickStart CurveSecurity Poller)
+# Windows has no epoll: the async samples are the evidence that the portable reactor works there.
+[ "$rid" != win-x64 ] || samples+=(Async RouterDealer)
+samples+=(LibzmqInfo)
 # What each program's output must contain (an extended regular expression), besides exiting 0: an exit code alone
 # proves little under an emulator.
 declare -A expect=(
     [QuickStart]='^pong$'
     [CurveSecurity]='^unknown client rejected: True$'
     [Poller]='^handled [1-9][0-9]* tasks and [1-9][0-9]* requests on one thread$'
+    [Async]='^loop: cancelled after 5 messages$'
+    [RouterDealer]='^all 6 requests answered; shutting down$'
     [LibzmqInfo]='^Context.Has\("draft"\) = True'
 )
 
@@ -70,6 +76,7 @@ XML
     esac
     [ -f "$library" ] || { echo "$rid: the publish output has no $(basename "$library") from NetZeroMQ.Native" >&2; exit 1; }
     set +e
+    started=$(date +%s%N)
     case "$rid" in
         linux-arm64) (cd "$project/out" && run_arm64 600 "./$sample") >"$project/output" 2>"$project/errors" ;;
         win-x64) (cd "$project/out" && run_win64 600 "$sample.exe") >"$project/output" 2>"$project/errors" ;;
@@ -77,11 +84,12 @@ XML
     esac
     rc=$?
     set -e
+    seconds=$(awk -v ns=$(( $(date +%s%N) - started )) 'BEGIN { printf "%.1f", ns / 1e9 }')
     tr -d '\r' <"$project/output" | sed 's/^/    /'
     if [ "$rc" -eq 0 ] && tr -d '\r' <"$project/output" | grep -qE "${expect[$sample]}"; then
-        echo "$rid: $sample exited 0 and printed what it should"
+        echo "$rid: $sample exited 0 and printed what it should ($seconds s, runtime start included)"
     else
-        echo "$rid: $sample FAILED (exit code $rc; expected a line matching ${expect[$sample]})"
+        echo "$rid: $sample FAILED (exit code $rc after $seconds s; expected a line matching ${expect[$sample]})"
         sed 's/^/    stderr: /' "$project/errors" | head -n 20
         failed+=("$sample")
     fi

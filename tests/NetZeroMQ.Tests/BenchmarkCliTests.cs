@@ -52,6 +52,9 @@ namespace NetZeroMQ.Tests
         [InlineData("--alloc-test", "--bogus")]
         [InlineData("--native", "--bogus")]
         [InlineData("--cell", "--bogus")]
+        [InlineData("--netmq", "--bogus")]
+        [InlineData("--netmq-cell", "--bogus")]
+        [InlineData("--rtt-cell", "--bogus")]
         [InlineData("--quick", "--bogus")]
         public void UnknownOption_ExitsTwoWithTheErrorAndUsageOnStderr(params string[] args)
         {
@@ -65,8 +68,8 @@ namespace NetZeroMQ.Tests
         }
 
         [Theory]
-        [InlineData("--rounds is an option of --mode-test, --native, not of --test", "--test", "--rounds", "3")]
-        [InlineData("--pin is an option of --native, not of the BenchmarkDotNet suite (no mode)", "--pin")]
+        [InlineData("--rounds is an option of --mode-test, --native, --netmq, not of --test", "--test", "--rounds", "3")]
+        [InlineData("--pin is an option of --native, --netmq, not of the BenchmarkDotNet suite (no mode)", "--pin")]
         [InlineData("--quick is an option of the BenchmarkDotNet suite (no mode), not of --native", "--quick", "--native")]
         [InlineData("--quick is an option of the BenchmarkDotNet suite (no mode), not of --native", "--native", "--quick")]
         [InlineData("--mode-test is a mode: give one mode, first", "--native", "--mode-test")]
@@ -88,7 +91,26 @@ namespace NetZeroMQ.Tests
         [InlineData("--job: unknown value 'quick'", "--job", "quick")]
         [InlineData("--anyCategories: unknown value 'Pubsub'", "--anyCategories", "Pubsub")]
         [InlineData("--quick and --job both choose the job", "--quick", "--job", "dry")]
+        [InlineData("--apis: unknown value 'zc' (one of: buf, msg)", "--netmq", "--apis", "zc")]
+        [InlineData("--patterns: unknown value 'routerrouter' (one of: pushpull, pubsub)", "--netmq", "--patterns", "routerrouter")]
+        [InlineData("--transport: unknown value 'ipc' (one of: inproc, tcp)", "--netmq-cell", "--transport", "ipc")]
+        [InlineData("--impl: unknown value 'zmq' (one of: netzeromq, netmq)", "--rtt-cell", "--impl", "zmq")]
+        [InlineData("--pattern: unknown value 'pushpull'", "--rtt-cell", "--pattern", "pushpull")]
+        [InlineData("--warmup-seconds: '0' is not a positive number", "--native", "--warmup-seconds", "0")]
         public void MalformedValue_ExitsTwoNamingTheOption(string expected, params string[] args)
+        {
+            (int exitCode, string output, string error) = RunTool(args);
+
+            Assert.Equal(UsageError, exitCode);
+            Assert.Equal("", output);
+            Assert.Contains(expected, error, StringComparison.Ordinal);
+        }
+
+        [Theory]
+        [InlineData("--patterns does not apply with --latency", "--native", "--latency", "--patterns", "pushpull")]
+        [InlineData("--unchecked does not apply with --latency", "--native", "--latency", "--unchecked")]
+        [InlineData("--apis does not apply with --latency", "--netmq", "--latency", "--apis", "msg")]
+        public void StreamOptionWithLatency_ExitsTwoNamingTheOption(string expected, params string[] args)
         {
             (int exitCode, string output, string error) = RunTool(args);
 

@@ -28,7 +28,17 @@ namespace NetZeroMQ.Tests
                 return exitCode;
             }
 
+            if (Async.Reactor.ReactorChildScenarios.TryRun(args[1], args[2..], out exitCode))
+            {
+                return exitCode;
+            }
+
             if (Races.MessageRaceScenarios.TryRun(args[1], args[2..], out exitCode))
+            {
+                return exitCode;
+            }
+
+            if (args.Length == 2 && Diagnostics.MetricsScenarios.TryRun(args[1], out exitCode))
             {
                 return exitCode;
             }

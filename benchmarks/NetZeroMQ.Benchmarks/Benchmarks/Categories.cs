@@ -11,8 +11,12 @@ public static class Categories
     public const string ZeroCopy = "ZeroCopy";
     public const string Overhead = "Overhead";
     public const string Async = "Async";
+    public const string RoundTrip = "RoundTrip";
+    public const string NetMQ = "NetMQ";
 
     public const string PushPull = "PushPull";
     public const string PubSub = "PubSub";
     public const string RouterRouter = "RouterRouter";
+    public const string ReqRep = "ReqRep";
+    public const string DealerRouter = "DealerRouter";
 }

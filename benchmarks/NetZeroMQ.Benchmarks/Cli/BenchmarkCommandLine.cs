@@ -32,7 +32,10 @@ public static class BenchmarkCommandLine
         ReceiveModeTestMode.Command,
         AllocationTestMode.Command,
         NativeComparisonMode.Command,
+        NetMqComparisonMode.Command,
         NativeCellMode.Command,
+        NetMqCellMode.Command,
+        RoundTripCellMode.Command,
     };
 
     public static RootCommand Root { get; } = Build();

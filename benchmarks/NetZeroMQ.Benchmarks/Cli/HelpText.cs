@@ -31,7 +31,8 @@ public static class HelpText
         WriteSection(output, "Everywhere:", new[] { BenchmarkCommandLine.Help });
         output.WriteLine();
         output.WriteLine("Exit codes: 0 ok; 1 a benchmark, --test or --alloc-test failed; 2 usage error, nothing selected or a missing");
-        output.WriteLine("prerequisite (gcc, libzmq headers, taskset); 3 a --native or --cell measurement failed.");
+        output.WriteLine("prerequisite (gcc, libzmq headers, taskset); 3 a --native, --netmq or cell (--cell, --netmq-cell, --rtt-cell)");
+        output.WriteLine("measurement failed.");
     }
 
     /// <summary>The start of the help: how to call the tool and its modes. Printed under a usage error.</summary>

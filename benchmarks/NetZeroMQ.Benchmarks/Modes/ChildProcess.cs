@@ -49,30 +49,43 @@ public static class ChildProcess
 
         process.WaitForExit();
         string line = stdout.Result.Trim().Split('\n').LastOrDefault() ?? "";
-        double? rate = Field(line, "msg_per_sec");
+        Dictionary<string, double> fields = Fields(line);
+        double? rate = fields.TryGetValue("msg_per_sec", out double r) ? r : null;
         string error = stderr.Result.Trim();
-        return new ChildResult(process.ExitCode, process.ExitCode == 0 ? rate : null, process.ExitCode == 0 && rate is null ? "no msg_per_sec in: " + line : error);
+        return new ChildResult(process.ExitCode, process.ExitCode == 0 ? rate : null, process.ExitCode == 0 && rate is null ? "no msg_per_sec in: " + line : error)
+        {
+            Fields = fields,
+        };
     }
 
     public static string CommandLine(string program, IReadOnlyList<string> arguments, bool pin) =>
         (pin ? "taskset -c 0 " : "") + program + " " + string.Join(" ", arguments);
 
-    private static double? Field(string line, string key)
+    /// <summary>The numeric key=value pairs of a result line (both programs print one).</summary>
+    private static Dictionary<string, double> Fields(string line)
     {
+        var fields = new Dictionary<string, double>(StringComparer.Ordinal);
         foreach (string pair in line.Split(' ', StringSplitOptions.RemoveEmptyEntries))
         {
-            if (pair.StartsWith(key + "=", StringComparison.Ordinal) &&
-                double.TryParse(pair.AsSpan(key.Length + 1), NumberStyles.Float, CultureInfo.InvariantCulture, out double value))
+            int equals = pair.IndexOf('=', StringComparison.Ordinal);
+            if (equals > 0 &&
+                double.TryParse(pair.AsSpan(equals + 1), NumberStyles.Float, CultureInfo.InvariantCulture, out double value))
             {
-                return value;
+                fields[pair[..equals]] = value;
             }
         }
 
-        return null;
+        return fields;
     }
 }
 
 public readonly record struct ChildResult(int ExitCode, double? MessagesPerSecond, string Error)
 {
     public bool Ok => ExitCode == 0 && MessagesPerSecond is > 0;
+
+    /// <summary>Every numeric field of the child's result line (msg_per_sec, rtt_p50_us, alloc_bytes_per_msg, ...).</summary>
+    public IReadOnlyDictionary<string, double> Fields { get; init; } = new Dictionary<string, double>();
+
+    /// <summary>The field, or null when the child did not print it (or failed).</summary>
+    public double? Field(string key) => Ok && Fields.TryGetValue(key, out double value) ? value : null;
 }

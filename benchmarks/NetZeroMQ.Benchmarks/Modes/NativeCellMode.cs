@@ -12,8 +12,10 @@ namespace NetZeroMQ.Benchmarks.Modes;
 /// sends), the receiver binds, LINGER 0, send/receive timeouts, default HWM, XPUB_NODROP; zero-length warm-up until one
 /// arrives; clock from the sender's first timed send to the receiver's last timed receive; payload bytes checked. Prints one
 /// key=value line in the native program's format.
-/// One addition the C program does not need: an untimed batch of --jit-warmup messages (default: count) on the same sockets
-/// before the timed one, so that the JIT has tiered the hot paths up; without it the first ~100 ms run unoptimised code.
+/// Before the timed batch, untimed batches of --jit-warmup messages (default: count) on the same sockets for at least
+/// --jit-warmup-seconds, so that the JIT has tiered the hot paths up (without it the first ~100 ms run unoptimised code);
+/// --native gives the C program the same untimed batches (its --warmup, --warmup-seconds). alloc_bytes_per_msg: managed bytes
+/// the whole process allocated during the timed batch, per message.
 /// --api msg: Message.Rebuild(payload) + Send(Message), Recv into one reused Message (native "msg").
 /// --api buf: Send(span), Recv(span) into a buffer larger than the message (native "buf").
 /// --api zc: SendZeroCopy(ReadOnlyMemory), Recv into one reused Message (native "zc").
@@ -77,7 +79,7 @@ public static class NativeCellMode
         // Tiered compilation promotes the hot paths after a delay that keeps being extended while new methods are compiled:
         // measured here, a 0.3 s warm-up still left Socket.Send/Recv in tier-0 code (0.80 of native at inproc 64 B, against
         // 0.88 after 2 s or with tiering off). The steady state is what users run, so the untimed batches go on for at least
-        // this long (the C program has nothing to warm up).
+        // this long; --native runs the same untimed batches in the C program.
         double warmupSeconds = options.GetValue(s_jitWarmupSeconds);
 
         TransferRig rig;
@@ -96,20 +98,14 @@ public static class NativeCellMode
             try
             {
                 rig.WarmUp();
-                var warming = System.Diagnostics.Stopwatch.StartNew();
-                int warmupBatches = 0;
-                while (jitWarmup > 0 && (warmupBatches == 0 || warming.Elapsed.TotalSeconds < warmupSeconds))
-                {
-                    rig.RunTimedBatch(jitWarmup);
-                    warmupBatches++;
-                }
-
-                TimedBatch batch = rig.RunTimedBatch(count);
+                int warmupBatches = UntimedBatches.Run(jitWarmup, warmupSeconds, n => rig.RunTimedBatch(n));
+                TimedBatch batch = default;
+                long allocated = UntimedBatches.ProcessAllocated(() => batch = rig.RunTimedBatch(count));
                 Console.WriteLine(string.Create(
                     CultureInfo.InvariantCulture,
                     $"pattern={CliOptions.NameOf(pattern)} transport={CliOptions.NameOf(transport)} size={size} count={count} mode={CliOptions.NameOf(mode)} api={api} hwm=default " +
                     $"seconds={batch.Seconds:F6} msg_per_sec={batch.MessagesPerSecond:F0} mb_per_sec={batch.MessagesPerSecond * size / 1e6:F1} " +
-                    $"send_seconds={batch.SendSeconds:F6} cpus={Environment.ProcessorCount} libzmq={Context.Version} " +
+                    $"send_seconds={batch.SendSeconds:F6} alloc_bytes_per_msg={allocated / (double)count:F1} cpus={Environment.ProcessorCount} libzmq={Context.Version} " +
                     $"runtime=.NET{Environment.Version} jit_warmup={jitWarmup}x{warmupBatches}"));
                 return 0;
             }

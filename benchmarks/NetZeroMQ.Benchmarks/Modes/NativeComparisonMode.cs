@@ -1,8 +1,8 @@
 using System;
 using System.Collections.Generic;
 using System.CommandLine;
+using System.CommandLine.Parsing;
 using System.Globalization;
-using System.IO;
 using System.Linq;
 using NetZeroMQ.Benchmarks.Cli;
 using NetZeroMQ.Benchmarks.Transfer;
@@ -11,19 +11,21 @@ namespace NetZeroMQ.Benchmarks.Modes;
 
 /// <summary>
 /// --native: NetZeroMQ against plain C on the same libzmq. Builds benchmarks/native, then for each cell runs interleaved rounds
-/// (native, .NET, native, .NET, ...), each a fresh child process with the same count, both under "taskset -c 0" with --pin.
-/// Interleaving in one sitting matters on a shared VM: ratios built from numbers taken minutes apart are not trustworthy.
+/// (native, .NET, native, .NET, ...), each a fresh child process with the same count and the same warm-up (untimed batches of
+/// count messages on the same sockets for at least --warmup-seconds, on both sides), both under "taskset -c 0" with --pin.
 /// Prints the median msg/s of each side, their spread ((max - min) / median) and the ratio .NET / native. The count comes
 /// from a native pilot run (--seconds of work, default 0.3) unless --count is given.
+/// --latency: round trips instead of streams (REQ/REP and DEALER/ROUTER ping-pong, the C program's --roundtrip against
+/// --rtt-cell): median p50 and p99 of each side and their ratios (.NET / native: above 1 is slower).
 /// </summary>
 public static class NativeComparisonMode
 {
-    private static readonly TimeSpan ChildTimeout = TimeSpan.FromMinutes(2);
-
     private static readonly Option<bool> s_pin = CliOptions.Flag("--pin", "run both sides under taskset -c 0 (every thread on CPU 0): the reproducible ratio");
     private static readonly Option<bool> s_unchecked = CliOptions.Flag("--unchecked", "run the .NET side with the concurrency checks off (NetZeroMQ.DisableConcurrentUseDetection)");
     private static readonly Option<bool> s_mallocNeutral = CliOptions.Flag(
         "--malloc-neutral", "set MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ to 1e9 for both processes (removes glibc's trimming noise at 64 KiB+)");
+    private static readonly Option<bool> s_latency = CliOptions.Flag(
+        "--latency", "round trips (reqrep, dealerrouter ping-pong; p50/p99 in µs) instead of streams; --sizes defaults to 64, --patterns/--apis/--modes/--unchecked do not apply");
     private static readonly Option<int> s_rounds = CliOptions.Int("--rounds", 5, "interleaved rounds per cell; the table shows medians");
     private static readonly Option<IReadOnlyList<int>> s_sizes = CliOptions.IntList("--sizes", "64,1024,65536", "message sizes in bytes");
     private static readonly Option<IReadOnlyList<string>> s_patterns = CliOptions.ListOf(
@@ -34,29 +36,62 @@ public static class NativeComparisonMode
         "--apis", "msg,buf", "msg: Message vs zmq_msg_*; buf: spans vs zmq_send/zmq_recv; zc: SendZeroCopy vs zmq_msg_init_data", "msg", "buf", "zc");
     private static readonly Option<IReadOnlyList<string>> s_modes = CliOptions.ListOf(
         "--modes", "blocking", "receive modes (the ones the native program has)", "blocking", "nonblocking", "poller");
-    private static readonly Option<int?> s_count = CliOptions.OptionalInt("--count", "messages per run, the same for both sides [default: from a native pilot run]");
+    private static readonly Option<int?> s_count = CliOptions.OptionalInt("--count", "messages (round trips) per run, the same for both sides [default: from a native pilot run]");
     private static readonly Option<double> s_seconds = CliOptions.PositiveDouble("--seconds", 0.3, "native seconds of work that the pilot run sizes the count for");
+    private static readonly Option<double> s_warmupSeconds = CliOptions.PositiveDouble(
+        "--warmup-seconds", 2.0, "both sides run untimed batches of count messages on their sockets for at least this long before timing");
 
-    public static Command Command { get; } = CliOptions.Mode(
-        "--native",
-        "NetZeroMQ against native C on the same libzmq: interleaved child processes, markdown table; exit 3 if a run failed",
-        Run,
-        s_pin,
-        s_unchecked,
-        s_mallocNeutral,
-        s_rounds,
-        s_sizes,
-        s_patterns,
-        s_transports,
-        s_apis,
-        s_modes,
-        s_count,
-        s_seconds);
+    public static Command Command { get; } = Build();
+
+    private static Command Build()
+    {
+        Command command = CliOptions.Mode(
+            "--native",
+            "NetZeroMQ against native C on the same libzmq: interleaved child processes, markdown table; exit 3 if a run failed",
+            Run,
+            s_pin,
+            s_unchecked,
+            s_mallocNeutral,
+            s_latency,
+            s_rounds,
+            s_sizes,
+            s_patterns,
+            s_transports,
+            s_apis,
+            s_modes,
+            s_count,
+            s_seconds,
+            s_warmupSeconds);
+        command.Validators.Add(result => RejectWithLatency(result, s_latency, s_patterns, s_apis, s_modes, s_unchecked));
+        return command;
+    }
+
+    /// <summary>Options that mean nothing for round trips are usage errors with --latency, not silently ignored.</summary>
+    public static void RejectWithLatency(CommandResult result, Option<bool> latency, params Option[] streamOnly)
+    {
+        if (result.GetResult(latency) is not { Implicit: false })
+        {
+            return;
+        }
+
+        foreach (Option option in streamOnly)
+        {
+            if (result.GetResult(option) is { Implicit: false })
+            {
+                result.AddError($"{option.Name} does not apply with --latency (round trips: reqrep and dealerrouter, the span path)");
+            }
+        }
+    }
+
+    /// <summary>--sizes as given, or 64 alone for round trips when it was not given.</summary>
+    public static IReadOnlyList<int> Sizes(ParseResult options, Option<IReadOnlyList<int>> sizes, bool latency) =>
+        latency && options.GetResult(sizes) is not { Implicit: false } ? new[] { 64 } : options.GetValue(sizes)!;
 
     private static int Run(ParseResult options)
     {
         bool pin = options.GetValue(s_pin);
         bool unchecked_ = options.GetValue(s_unchecked);
+        bool latency = options.GetValue(s_latency);
 
         // glibc returns freed heap memory to the kernel once the free top exceeds 128 KiB and maps chunks of 128 KiB and
         // more; with large messages that costs page faults on every message, and how much depends on which malloc arena each
@@ -65,13 +100,14 @@ public static class NativeComparisonMode
             ? new Dictionary<string, string> { ["MALLOC_TRIM_THRESHOLD_"] = "1000000000", ["MALLOC_MMAP_THRESHOLD_"] = "1000000000" }
             : null;
         int rounds = options.GetValue(s_rounds);
-        IReadOnlyList<int> sizes = options.GetValue(s_sizes)!;
-        IReadOnlyList<string> patterns = options.GetValue(s_patterns)!;
+        IReadOnlyList<int> sizes = Sizes(options, s_sizes, latency);
+        IReadOnlyList<string> patterns = latency ? new[] { "reqrep", "dealerrouter" } : options.GetValue(s_patterns)!;
         IReadOnlyList<string> transports = options.GetValue(s_transports)!;
-        IReadOnlyList<string> apis = options.GetValue(s_apis)!;
-        IReadOnlyList<string> modes = options.GetValue(s_modes)!;
+        IReadOnlyList<string> apis = latency ? new[] { "buf" } : options.GetValue(s_apis)!;
+        IReadOnlyList<string> modes = latency ? new[] { "blocking" } : options.GetValue(s_modes)!;
         int? fixedCount = options.GetValue(s_count);
         double seconds = options.GetValue(s_seconds);
+        double warmupSeconds = options.GetValue(s_warmupSeconds);
         if (pin && !NativeProgram.OnPath("taskset"))
         {
             Console.Error.WriteLine("error: --pin needs taskset (Debian: util-linux)");
@@ -84,113 +120,100 @@ public static class NativeComparisonMode
             return 2;
         }
 
-        (string dotnetProgram, string[] dotnetPrefix) = SelfCommand();
-        Console.WriteLine($"rounds={rounds} pin={(pin ? "taskset -c 0" : "none")} concurrency_checks={(unchecked_ ? "off" : "on")} malloc={(environment is null ? "default" : "neutral")} cpus={Environment.ProcessorCount} load=\"{LoadAverage()}\" started={DateTime.UtcNow:yyyy-MM-dd HH:mm:ss}Z");
+        var runner = new Interleaved(pin, environment);
+        Console.WriteLine($"rounds={rounds} pin={(pin ? "taskset -c 0" : "none")} concurrency_checks={(unchecked_ ? "off" : "on")} malloc={(environment is null ? "default" : "neutral")} warmup_seconds={Interleaved.Invariant(warmupSeconds)} cpus={Environment.ProcessorCount} load=\"{Interleaved.LoadAverage()}\" started={DateTime.UtcNow:yyyy-MM-dd HH:mm:ss}Z");
         var rows = new List<string>();
-        int failures = 0;
         foreach (string pattern in patterns)
         foreach (string transport in transports)
         foreach (int size in sizes)
         foreach (string api in apis)
         foreach (string mode in modes)
         {
-            string[] cell = { "--pattern", pattern, "--transport", transport, "--size", Invariant(size), "--mode", mode, "--api", api };
-            int count = fixedCount ?? PilotCount(native, cell, size, seconds, pin);
+            string[] cell = { "--pattern", pattern, "--transport", transport, "--size", Interleaved.Invariant(size), "--mode", mode, "--api", api };
+            string[] nativeCell = latency ? cell.Append("--roundtrip").ToArray() : cell;
+            int count = fixedCount ?? PilotCount(runner, native, nativeCell, size, seconds, latency);
             if (count <= 0)
             {
-                failures++;
-                rows.Add($"| {pattern} | {transport} | {size} | {api} | {mode} | - | pilot failed | | | | |");
+                rows.Add($"| {pattern} | {transport} | {size} | {(latency ? "" : api + " | " + mode + " | ")}- | pilot failed | | | | |");
                 continue;
             }
 
-            string[] withCount = cell.Concat(new[] { "--count", Invariant(count) }).ToArray();
-            var nativeRates = new List<double>();
-            var dotnetRates = new List<double>();
-            for (int round = 1; round <= rounds; round++)
+            string n = Interleaved.Invariant(count);
+            string w = Interleaved.Invariant(warmupSeconds);
+            var nativeCommand = new ChildCommand(native, nativeCell.Concat(new[] { "--count", n, "--warmup", n, "--warmup-seconds", w }).ToArray());
+            ChildCommand dotnetCommand = latency
+                ? Interleaved.Self(new[] { "--rtt-cell", "--impl", "netzeromq", "--pattern", pattern, "--transport", transport, "--size", Interleaved.Invariant(size), "--count", n, "--warmup", n, "--warmup-seconds", w })
+                : Interleaved.Self(new[] { "--cell" }.Concat(cell).Concat(new[] { "--count", n, "--jit-warmup", n, "--jit-warmup-seconds", w }).Concat(unchecked_ ? new[] { "--unchecked" } : Array.Empty<string>()));
+            string label = $"{pattern} {transport} {size} {(latency ? "round trip" : api + " " + mode)} count={count}";
+            if (latency)
             {
-                ChildResult n = ChildProcess.Run(native, withCount, pin, ChildTimeout, environment);
-                string[] dotnetCell = dotnetPrefix.Concat(new[] { "--cell" }).Concat(withCount).Concat(unchecked_ ? new[] { "--unchecked" } : Array.Empty<string>()).ToArray();
-                ChildResult d = ChildProcess.Run(dotnetProgram, dotnetCell, pin, ChildTimeout, environment);
-                Report(n, native, withCount, pin, nativeRates, ref failures);
-                Report(d, dotnetProgram, withCount, pin, dotnetRates, ref failures);
-                Console.WriteLine($"  {pattern} {transport} {size} {api} {mode} count={count} round {round}/{rounds}: native {Rate(n)}  .NET {Rate(d)}");
+                (List<ChildResult> nr, List<ChildResult> dr) = runner.Run(label, rounds, nativeCommand, dotnetCommand, "native p50", ".NET p50", "rtt_p50_us", 1, " µs");
+                rows.Add(LatencyRow(pattern, transport, size, count, nr, dr));
+                continue;
             }
 
-            Stats ns = Stats.Of(nativeRates);
-            Stats ds = Stats.Of(dotnetRates);
-            string ratio = ns.Median > 0 && ds.Median > 0 ? (ds.Median / ns.Median).ToString("F2", CultureInfo.InvariantCulture) : "-";
-            rows.Add($"| {pattern} | {transport} | {size} | {api} | {mode} | {count:N0} | {ns.Median:N0} | {ns.Spread:P0} | {ds.Median:N0} | {ds.Spread:P0} | {ratio} |");
+            (List<ChildResult> nativeRuns, List<ChildResult> dotnetRuns) = runner.Run(label, rounds, nativeCommand, dotnetCommand, "native", ".NET");
+            Stats ns = Interleaved.Of(nativeRuns, "msg_per_sec");
+            Stats ds = Interleaved.Of(dotnetRuns, "msg_per_sec");
+            rows.Add($"| {pattern} | {transport} | {size} | {api} | {mode} | {count:N0} | {ns.Median:N0} | {ns.Spread:P0} | {ds.Median:N0} | {ds.Spread:P0} | {Interleaved.Ratio(ds.Median, ns.Median)} |");
         }
 
         Console.WriteLine();
-        Console.WriteLine($"Median msg/s over {rounds} interleaved rounds ({(pin ? "all threads on CPU 0 via taskset -c 0" : "unpinned")}); spread = (max - min) / median.");
-        Console.WriteLine();
-        Console.WriteLine("| pattern | transport | size | api | mode | count | native msg/s | native spread | .NET msg/s | .NET spread | .NET / native |");
-        Console.WriteLine("|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|");
+        string placement = pin ? "all threads on CPU 0 via taskset -c 0" : "unpinned";
+        string warm = $"both sides after at least {Interleaved.Invariant(warmupSeconds)} s of untimed batches of count on the same sockets";
+        if (latency)
+        {
+            Console.WriteLine($"Round trips, 64 B unless --sizes: median over {rounds} interleaved rounds of each run's p50 and p99 ({placement}; {warm}).");
+            Console.WriteLine("Ratios are .NET / native latency: above 1.00 is slower. Spread = (max - min) / median of the p50s.");
+            Console.WriteLine();
+            Console.WriteLine("| pattern | transport | size | round trips | native p50 µs | native spread | .NET p50 µs | .NET spread | p50 .NET / native | native p99 µs | .NET p99 µs | p99 .NET / native |");
+            Console.WriteLine("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        }
+        else
+        {
+            Console.WriteLine($"Median msg/s over {rounds} interleaved rounds ({placement}; {warm}); spread = (max - min) / median.");
+            Console.WriteLine();
+            Console.WriteLine("| pattern | transport | size | api | mode | count | native msg/s | native spread | .NET msg/s | .NET spread | .NET / native |");
+            Console.WriteLine("|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|");
+        }
+
         rows.ForEach(Console.WriteLine);
-        if (failures > 0)
+        if (runner.Failures > 0)
         {
             Console.WriteLine();
-            Console.WriteLine(failures + " run(s) failed; see the messages above. Medians are over the successful runs only.");
+            Console.WriteLine(runner.Failures + " run(s) failed; see the messages above. Medians are over the successful runs only.");
         }
 
-        return failures == 0 ? 0 : 3;
+        return runner.Failures == 0 ? 0 : 3;
     }
 
-    private static void Report(ChildResult result, string program, string[] arguments, bool pin, List<double> rates, ref int failures)
+    /// <summary>One markdown row of round-trip latencies: p50 and p99 medians of both sides and their ratios.</summary>
+    public static string LatencyRow(string pattern, string transport, int size, int count, List<ChildResult> baseline, List<ChildResult> candidate)
     {
-        if (result.Ok)
-        {
-            rates.Add(result.MessagesPerSecond!.Value);
-            return;
-        }
-
-        failures++;
-        Console.Error.WriteLine($"run failed (exit {result.ExitCode}): {ChildProcess.CommandLine(program, arguments, pin)}");
-        Console.Error.WriteLine("  " + result.Error.Replace("\n", "\n  ", StringComparison.Ordinal));
+        Stats b50 = Interleaved.Of(baseline, "rtt_p50_us");
+        Stats c50 = Interleaved.Of(candidate, "rtt_p50_us");
+        Stats b99 = Interleaved.Of(baseline, "rtt_p99_us");
+        Stats c99 = Interleaved.Of(candidate, "rtt_p99_us");
+        return string.Create(
+            CultureInfo.InvariantCulture,
+            $"| {pattern} | {transport} | {size} | {count:N0} | {b50.Median:F1} | {b50.Spread:P0} | {c50.Median:F1} | {c50.Spread:P0} | {Interleaved.Ratio(c50.Median, b50.Median)} | {b99.Median:F1} | {c99.Median:F1} | {Interleaved.Ratio(c99.Median, b99.Median)} |");
     }
 
     /// <summary>
     /// Count for about <paramref name="seconds"/> of native work, from a short native run: long enough that the first message's
     /// latency and the clock's resolution do not matter, short enough that many interleaved rounds fit in a few minutes.
     /// </summary>
-    private static int PilotCount(string native, string[] cell, int size, double seconds, bool pin)
+    public static int PilotCount(Interleaved runner, string native, string[] cell, int size, double seconds, bool roundTrips)
     {
-        int pilot = size <= 64 ? 100_000 : size <= 1024 ? 50_000 : 3_000;
-        ChildResult result = ChildProcess.Run(native, cell.Concat(new[] { "--count", Invariant(pilot) }).ToArray(), pin, ChildTimeout);
+        int pilot = roundTrips ? 2_000 : size <= 64 ? 100_000 : size <= 1024 ? 50_000 : 3_000;
+        ChildResult result = runner.Start(new ChildCommand(native, cell.Concat(new[] { "--count", Interleaved.Invariant(pilot) }).ToArray()));
         if (!result.Ok)
         {
+            runner.Fail();
             Console.Error.WriteLine($"pilot failed (exit {result.ExitCode}): {result.Error}");
             return -1;
         }
 
         return (int)Math.Clamp(result.MessagesPerSecond!.Value * seconds, 1_000, 50_000_000);
     }
-
-    /// <summary>How to start this program again: the apphost itself, or "dotnet NetZeroMQ.Benchmarks.dll".</summary>
-    private static (string Program, string[] Prefix) SelfCommand()
-    {
-        string process = Environment.ProcessPath ?? "dotnet";
-        string name = Path.GetFileNameWithoutExtension(process);
-        return name == "dotnet"
-            ? (process, new[] { typeof(NativeComparisonMode).Assembly.Location })
-            : (process, Array.Empty<string>());
-    }
-
-    private static string Rate(ChildResult result) =>
-        result.Ok ? (result.MessagesPerSecond!.Value / 1e6).ToString("F3", CultureInfo.InvariantCulture) + " M" : "FAILED";
-
-    private static string LoadAverage()
-    {
-        try
-        {
-            return string.Join(" ", File.ReadAllText("/proc/loadavg").Split(' ').Take(3));
-        }
-        catch (IOException)
-        {
-            return "?";
-        }
-    }
-
-    private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
 }

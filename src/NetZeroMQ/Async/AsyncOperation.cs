@@ -72,6 +72,7 @@ namespace NetZeroMQ
                     "A socket allows one pending operation per direction.");
             }
 
+            TelemetryCounters.PendingAsync(+1);
             _core.Reset();
             _abort = NoAbort;
             _failure = null;
@@ -202,8 +203,10 @@ namespace NetZeroMQ
             Complete(0, error, alreadyCompleted: true);
         }
 
+        /// <summary>Ends the operation started by <see cref="Start"/>: exactly once per start, whoever moves it out of Pending.</summary>
         private void Complete(int result, Exception? error, bool alreadyCompleted = false)
         {
+            TelemetryCounters.PendingAsync(-1);
             if (!alreadyCompleted)
             {
                 Volatile.Write(ref _state, Completed);

@@ -16,8 +16,9 @@ namespace NetZeroMQ
     /// What one async operation moves — a buffer, a <see cref="Message"/>, a whole <see cref="MultipartMessage"/>, or a frame
     /// copied out as a new object — and its two kinds of attempt: <see cref="TryNow"/>, the first, is the socket's own
     /// non-blocking call; <see cref="TryOnce"/>, every retry of a pending operation, is made by whoever holds the socket at
-    /// that moment. Both come down to the same step the blocking calls make first (<see cref="TransferStep"/> with the same
-    /// transfer structs, or the core's multipart step), so sync and async paths cannot disagree about a result or an error.
+    /// that moment. Both come down to the same step the blocking calls make first (the socket's transfer step with the same
+    /// transfer structs, or the core's multipart step), so sync and async paths cannot disagree about a result or an error,
+    /// and a frame moved by either is counted the same way in the socket's traffic.
     /// </summary>
     internal readonly unsafe struct AsyncTransfer
     {
@@ -126,14 +127,14 @@ namespace NetZeroMQ
                     fixed (byte* p = _buffer.Span)
                     {
                         var op = new BufferSend(p, _buffer.Length);
-                        return TransferStep.TryOnce(ref op, lease.Native, _flags);
+                        return lease.TryTransfer(ref op, _flags);
                     }
 
                 case Kind.RecvBuffer:
                     fixed (byte* p = _buffer.Span)
                     {
                         var op = new BufferRecv(p, _buffer.Length);
-                        return TransferStep.TryOnce(ref op, lease.Native, 0);
+                        return lease.TryTransfer(ref op, 0);
                     }
 
                 case Kind.SendMultipart:
@@ -164,11 +165,11 @@ namespace NetZeroMQ
             if (_kind == Kind.SendMessage)
             {
                 var send = new MessageSend(message);
-                return TransferStep.TryOnce(ref send, lease.Native, _flags);
+                return lease.TryTransfer(ref send, _flags);
             }
 
             var recv = new MessageRecv(message);
-            return TransferStep.TryOnce(ref recv, lease.Native, 0);
+            return lease.TryTransfer(ref recv, 0);
         }
 
         /// <summary>Copies the frame out of the scratch message, which then lets go of it (rather than holding it until the next

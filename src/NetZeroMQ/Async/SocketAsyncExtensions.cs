@@ -9,7 +9,7 @@ namespace NetZeroMQ
     /// <remarks>
     /// <para>Each async method first makes the non-blocking call (<c>TryRecv</c>, <c>TrySend</c>, ...) on the calling thread,
     /// which is the common case and completes synchronously without allocating. Only if the socket is not ready does the
-    /// operation wait: the socket's <c>ZMQ_FD</c> is armed in the process-wide reactor (one thread, epoll), and the operation
+    /// operation wait: the socket's <c>ZMQ_FD</c> is armed in the process-wide reactor (one thread), and the operation
     /// completes when the socket is ready, with its continuation on the thread pool. No thread is blocked and nothing sleeps per
     /// pending operation, and a waiting operation allocates nothing (each socket reuses one operation object per direction).</para>
     /// <para>One receive and one send may be pending at the same time; a second one in the same direction throws
@@ -19,7 +19,14 @@ namespace NetZeroMQ
     /// <see cref="Context.Shutdown"/> with <see cref="ZmqError.ContextTerminated"/>.</para>
     /// <para>Threading: continuations may resume on any thread; the socket's guard (a full fence per call) makes that migration
     /// safe, as libzmq requires. Do not use the socket from another thread while you await it, except through the async
-    /// methods themselves. Async needs a .NET 8+ target; the reactor exists for Linux (epoll) today.</para>
+    /// methods themselves. Async needs a .NET 8+ target.</para>
+    /// <para>The reactor: on Linux, epoll; everywhere else (Windows, where <c>ZMQ_FD</c> is a SOCKET, macOS, ...) a portable
+    /// reactor that waits in <c>zmq_poll</c> on the armed descriptors. On Linux the portable one is selected with the
+    /// environment variable <c>NETZEROMQ_REACTOR=poll</c> or the AppContext switch <c>NetZeroMQ.UsePortableReactor</c>
+    /// (<c>true</c>; it wins over the variable), read once when the first operation that waits starts the reactor; any
+    /// other value of the variable than <c>poll</c>, <c>epoll</c> or empty makes that operation throw
+    /// <see cref="InvalidOperationException"/>. If the reactor's wait ever fails for good, the reactor stops: every pending
+    /// and later async wait ends with a <see cref="ZmqException"/> that says why, and the blocking API goes on working.</para>
     /// </remarks>
     public static partial class SocketAsyncExtensions
     {

@@ -18,9 +18,10 @@ namespace NetZeroMQ
     /// <para>When the reactor finds the guard taken, it sets <see cref="_deferred"/> and tries once more; the holder releases
     /// the guard with a full fence and then looks at the flag, so one of the two always runs the retry.</para>
     /// </remarks>
-    internal sealed class SocketAsyncState : SocketAttachment
+    internal sealed class SocketAsyncState : SocketAttachment, IReactorClient
     {
         private readonly Socket _socket;
+        private readonly Reactor _reactor;
         private readonly int _token;
         private int _deferred;
         private int _unregistered;
@@ -33,7 +34,8 @@ namespace NetZeroMQ
             _socket = lease.Socket;
             Receive = new AsyncOperation(isSend: false);
             Send = new AsyncOperation(isSend: true);
-            _token = Reactor.Shared.Register(lease.Fd, this);
+            _reactor = Reactor.Shared;
+            _token = _reactor.Register(lease.Fd, this);
         }
 
         internal AsyncOperation Receive { get; }
@@ -75,7 +77,7 @@ namespace NetZeroMQ
         }
 
         /// <summary>Reactor thread: the descriptor is readable. Never throws, since nothing on the reactor thread could catch it.</summary>
-        internal void OnReadable()
+        public void OnReadable()
         {
             if (Volatile.Read(ref _unregistered) == 0)
             {
@@ -150,14 +152,17 @@ namespace NetZeroMQ
             wait |= Send.TryAdvance(held);
             if (wait && Volatile.Read(ref _unregistered) == 0)
             {
-                int errno = Reactor.Shared.Arm(_token);
-                if (errno != 0)
+                Exception? failure = _reactor.Arm(_token);
+                if (failure is not null)
                 {
                     // Without the registration nothing would ever retry them: they end now, with the reason.
-                    FailPending(ZmqThrow.Create(errno, "epoll_ctl (arming the async reactor for the socket)"));
+                    FailPending(failure);
                 }
             }
         }
+
+        /// <summary>Reactor thread: the reactor has stopped, so nothing will retry the pending operations; they end now.</summary>
+        public void OnReactorFailed(Exception error) => FailPending(error);
 
         /// <summary>Ends the pending operations with <paramref name="error"/>; by the guard's holder, or the reactor thread.</summary>
         private void FailPending(Exception error)
@@ -181,7 +186,7 @@ namespace NetZeroMQ
         {
             if (Interlocked.Exchange(ref _unregistered, 1) == 0)
             {
-                Reactor.Shared.Unregister(_token);
+                _reactor.Unregister(_token);
             }
         }
     }

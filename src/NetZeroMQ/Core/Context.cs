@@ -312,6 +312,21 @@ namespace NetZeroMQ
             MarkStarted();
         }
 
+        /// <summary>
+        /// Whether this context's open sockets fill every slot (<see cref="MaxSockets"/>): then a socket libzmq refuses for
+        /// lack of slots would not get one by waiting for the reaper. Only called after such a refusal.
+        /// </summary>
+        internal bool AllSlotsHeldByOpenSockets()
+        {
+            int open;
+            lock (_sockets)
+            {
+                open = _sockets.Count;
+            }
+
+            return open >= MaxSockets;
+        }
+
         internal void Untrack(WeakReference<Socket> socket)
         {
             lock (_sockets)

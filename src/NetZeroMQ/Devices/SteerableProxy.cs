@@ -138,6 +138,12 @@ namespace NetZeroMQ
         }
 
         /// <summary>Stops forwarding (<c>PAUSE</c>); messages wait in the sockets' queues until <see cref="Resume"/>.</summary>
+        /// <remarks>
+        /// Like every command it is queued and returns at once: the proxy takes it at its next turn of its loop, which reads
+        /// the control socket before forwarding, so at most the one message each way that the turn under way is forwarding
+        /// still goes through (a proxy blocked sending to a peer at its high-water mark finishes that message first). <see cref="GetStatistics(TimeSpan)"/> after <see cref="Pause"/> returns once the pause has been taken,
+        /// because the proxy answers its commands in order.
+        /// </remarks>
         /// <exception cref="ObjectDisposedException">The proxy was disposed.</exception>
         public void Pause() => Command("PAUSE");
 

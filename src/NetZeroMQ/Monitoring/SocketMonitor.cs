@@ -257,9 +257,10 @@ namespace NetZeroMQ
                     Deadline? reaper = null;
                     while (Interop.Zmq.zmq_socket_monitor(lease.Native, p, events) != 0)
                     {
-                        if (!SocketSlots.WaitForReaper(ref reaper))
+                        int errno = Interop.Zmq.zmq_errno();
+                        if (!SocketSlots.WaitForReaper(errno, ref reaper, _monitored.Context.AllSlotsHeldByOpenSockets()))
                         {
-                            ZmqThrow.LastError("zmq_socket_monitor", Endpoint);
+                            ZmqThrow.Error(errno, "zmq_socket_monitor", Endpoint);
                         }
                     }
                 }
@@ -335,9 +336,19 @@ namespace NetZeroMQ
             {
                 _stopSeen = true;
             }
+            else if ((kind & (MonitorEventKind)MonitorEvents.HandshakeFailed) != 0 && NetZeroMQEventSource.Log.IsEnabled())
+            {
+                NetZeroMQEventSource.Log.HandshakeFailed(monitorEvent.Endpoint, HandshakeFailure(monitorEvent));
+            }
 
             return true;
         }
+
+        /// <summary>What a handshake failure event says: its kind and its detail (the protocol error, the ZAP status or the error).</summary>
+        private static string HandshakeFailure(MonitorEvent e) =>
+            e.Kind + ": " + (e.ProtocolError?.ToString()
+                ?? (e.ZapStatusCode is int status ? "ZAP status " + status.ToString(System.Globalization.CultureInfo.InvariantCulture) : null)
+                ?? e.Error?.ToString() ?? "no detail");
 
         private void BeginReceive()
         {

@@ -6,7 +6,9 @@ namespace NetZeroMQ
 {
     /// <summary>
     /// Owns a libzmq socket and keeps its context alive (a reference on the <see cref="ContextHandle"/>), so <c>zmq_close</c>
-    /// always runs before <c>zmq_ctx_term</c>. It also owns the socket's wake-up descriptor, if one was made.
+    /// always runs before <c>zmq_ctx_term</c>. It also owns the socket's wake-up descriptor, if one was made, and keeps the
+    /// socket's <see cref="SocketTraffic"/> in <see cref="SocketTrafficRegistry"/> from open to close: the close runs here
+    /// whether the socket was disposed or abandoned to the finalizer, so its counts are folded into the totals either way.
     /// </summary>
     /// <remarks>
     /// Per-call protection is <see cref="UsageGuard"/> in <see cref="Socket"/>, not this handle's reference count: the count is
@@ -15,16 +17,23 @@ namespace NetZeroMQ
     internal sealed class SocketHandle : SafeHandle
     {
         private readonly ContextHandle _context;
+        private readonly SocketTraffic _traffic;
         private WakerHandle? _waker;
 
-        internal SocketHandle(ContextHandle context, nint socket)
+        internal SocketHandle(ContextHandle context, nint socket, SocketTraffic traffic)
             : base(IntPtr.Zero, ownsHandle: true)
         {
             bool added = false;
             context.DangerousAddRef(ref added);
             _context = context;
+            _traffic = traffic;
             SetHandle(socket);
             ResourceCounters.SocketOpened();
+            SocketTrafficRegistry.Add(traffic);
+            if (NetZeroMQEventSource.Log.IsEnabled())
+            {
+                NetZeroMQEventSource.Log.SocketOpened(traffic.Id, SocketTypeNames.Of(traffic.Type));
+            }
         }
 
         public override bool IsInvalid => handle == IntPtr.Zero;
@@ -67,6 +76,12 @@ namespace NetZeroMQ
 
             Interop.Zmq.zmq_close(handle);
             ResourceCounters.SocketClosed();
+            SocketTrafficRegistry.Remove(_traffic);
+            if (NetZeroMQEventSource.Log.IsEnabled())
+            {
+                NetZeroMQEventSource.Log.SocketClosed(_traffic.Id, SocketTypeNames.Of(_traffic.Type));
+            }
+
             _waker?.Dispose();
             _context.DangerousRelease();
             return true;

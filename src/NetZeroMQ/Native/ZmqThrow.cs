@@ -30,6 +30,7 @@ namespace NetZeroMQ
         internal static unsafe ZmqException Create(int errno, string operation, string? endpoint = null, string? option = null, string? detail = null)
         {
             ZmqError error = ErrorMap.ToPortable(errno);
+            TelemetryCounters.Error(error);
             string text = Utf8.FromNullTerminated(Interop.Zmq.zmq_strerror(errno)) ?? "unknown error";
             string message = text + " [" + error + ", errno " + errno + "] in " + operation;
             if (endpoint is not null)

@@ -34,5 +34,22 @@ namespace System.Diagnostics.CodeAnalysis
     internal sealed class DoesNotReturnAttribute : Attribute
     {
     }
+
+    [AttributeUsage(AttributeTargets.All, AllowMultiple = true, Inherited = false)]
+    [Conditional("CODE_ANALYSIS")]
+    internal sealed class UnconditionalSuppressMessageAttribute : Attribute
+    {
+        public UnconditionalSuppressMessageAttribute(string category, string checkId)
+        {
+            Category = category;
+            CheckId = checkId;
+        }
+
+        public string Category { get; }
+
+        public string CheckId { get; }
+
+        public string? Justification { get; set; }
+    }
 }
 #endif

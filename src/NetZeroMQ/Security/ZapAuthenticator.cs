@@ -332,6 +332,7 @@ namespace NetZeroMQ
                 decision = ZapDecision.InternalError();
             }
 
+            Record(request, decision);
             try
             {
                 Decided?.Invoke(this, new ZapDecisionEventArgs(request, decision));
@@ -358,6 +359,17 @@ namespace NetZeroMQ
                 decision.IsAllowed ? Encoding.UTF8.GetBytes(decision.UserId) : Array.Empty<byte>(),
                 Array.Empty<byte>(), // metadata: none
             };
+        }
+
+        /// <summary>Counts the decision for the metrics, and writes a denial to the NetZeroMQ event source.</summary>
+        private static void Record(ZapRequest? request, ZapDecision decision)
+        {
+            TelemetryCounters.ZapDecision(request?.Mechanism, decision.IsAllowed);
+            if (!decision.IsAllowed && NetZeroMQEventSource.Log.IsEnabled())
+            {
+                NetZeroMQEventSource.Log.AuthenticationDenied(
+                    request?.Mechanism ?? "unknown", request?.Address ?? string.Empty, request?.Domain ?? string.Empty, decision.StatusCode);
+            }
         }
 
         /// <summary>Reads the frames of RFC 27; returns null with a 400 for anything malformed or unsupported.</summary>

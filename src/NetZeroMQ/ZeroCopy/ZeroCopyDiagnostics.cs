@@ -28,6 +28,11 @@ namespace NetZeroMQ
             Interlocked.Increment(ref s_failures);
             try
             {
+                if (NetZeroMQEventSource.Log.IsEnabled())
+                {
+                    NetZeroMQEventSource.Log.ZeroCopyReleaseFailed(exception.GetType().FullName ?? "?", exception.Message);
+                }
+
                 ReleaseFailed?.Invoke(exception);
             }
             catch

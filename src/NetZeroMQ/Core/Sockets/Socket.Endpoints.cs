@@ -156,6 +156,21 @@ namespace NetZeroMQ
             }
         }
 
+        /// <summary>A bind or connect succeeded and the event source listens: tell it, with the endpoint a wildcard bind chose.
+        /// The caller holds the guard.</summary>
+        private void WriteEndpointEvent(EndpointCall call, string endpoint)
+        {
+            string type = SocketTypeNames.Of((int)Type);
+            if (call == EndpointCall.Bind)
+            {
+                NetZeroMQEventSource.Log.SocketBound(_traffic.Id, type, GetStringUnguarded(SocketOptions.LastEndpoint.Id, "LastEndpoint"));
+            }
+            else
+            {
+                NetZeroMQEventSource.Log.SocketConnected(_traffic.Id, type, endpoint);
+            }
+        }
+
         private void CallEndpoint(EndpointCall call, string endpoint)
         {
             EndpointSyntax.ThrowIfMalformed(endpoint, call switch
@@ -209,6 +224,11 @@ namespace NetZeroMQ
                             EndpointCall.Unbind => "unbind",
                             _ => "disconnect",
                         }, endpoint);
+                    }
+
+                    if (call <= EndpointCall.Connect && NetZeroMQEventSource.Log.IsEnabled())
+                    {
+                        WriteEndpointEvent(call, endpoint);
                     }
                 }
             }

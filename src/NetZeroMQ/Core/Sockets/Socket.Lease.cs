@@ -77,7 +77,19 @@ namespace NetZeroMQ
 
         internal PollEvents EventsWhileLeased => (PollEvents)GetInt32Unguarded(Interop.Zmq.ZMQ_EVENTS, "Events");
 
-        internal nint FdWhileLeased => GetInt32Unguarded(Interop.Zmq.ZMQ_FD, "Fd");
+        /// <summary>
+        /// <c>ZMQ_FD</c>: an int on POSIX, but a SOCKET on Windows, where libzmq refuses a 4-byte buffer with EINVAL; read at the
+        /// platform's size (Socket.Wait's poll items make the same distinction).
+        /// </summary>
+        internal nint FdWhileLeased
+        {
+            get
+            {
+                nint fd = 0;
+                GetFixedUnguarded(Interop.Zmq.ZMQ_FD, "Fd", &fd, s_windowsPollItems ? sizeof(nint) : sizeof(int));
+                return fd;
+            }
+        }
 
         internal SocketAttachment? AttachmentWhileLeased => _attachment;
 
@@ -91,6 +103,11 @@ namespace NetZeroMQ
         }
 
         internal void EndLease() => Exit();
+
+        /// <summary>One attempt at <paramref name="op"/> without blocking, by the lease's holder: the socket's own transfer step,
+        /// so the frame is counted in the socket's traffic as any other.</summary>
+        internal int TryTransferWhileLeased<T>(ref T op, int flags)
+            where T : struct, INativeTransfer => Transfer(ref op, flags, TransferWait.None);
 
         /// <summary>
         /// Exit for a socket with attached machinery: let it act while the guard is still held (this call may have consumed the

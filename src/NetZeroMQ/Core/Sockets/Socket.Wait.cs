@@ -22,13 +22,21 @@ namespace NetZeroMQ
         /// .NET code, from inside a send or receive — closing the previous inproc message, or a conflated one — and the runtime
         /// aborts the process when .NET is entered from a call without a transition.) Returns the byte count, or -1 when the
         /// call would block or its own timeout passed (never for <see cref="TransferWait.Blocking"/>, which throws instead).
+        /// Every frame moved is counted in <see cref="_traffic"/> here: two plain additions, no call (interlocked additions in a
+        /// call of their own on a thread-safe socket).
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private int Transfer<T>(ref T op, int flags, TransferWait wait)
             where T : struct, INativeTransfer
         {
             int rc = TransferStep.TryOnce(ref op, _socket, flags);
-            return rc >= 0 ? rc : TransferSlow(ref op, flags, wait);
+            if (rc >= 0)
+            {
+                _traffic.Moved(op.IsSend, rc);
+                return rc;
+            }
+
+            return TransferSlow(ref op, flags, wait);
         }
 
         /// <summary>The first attempt would block: report that, or wait.</summary>
@@ -36,12 +44,19 @@ namespace NetZeroMQ
         private int TransferSlow<T>(ref T op, int flags, TransferWait wait)
             where T : struct, INativeTransfer
         {
+            _traffic.CountWouldBlock();
             if (wait.IsNonBlocking)
             {
                 return TransferStep.WouldBlock;
             }
 
-            return op.IsSend ? WaitToSend(ref op, flags, wait) : WaitToReceive(ref op, flags, wait);
+            int rc = op.IsSend ? WaitToSend(ref op, flags, wait) : WaitToReceive(ref op, flags, wait);
+            if (rc >= 0)
+            {
+                _traffic.Moved(op.IsSend, rc);
+            }
+
+            return rc;
         }
 
         /// <summary>

@@ -33,6 +33,9 @@ namespace NetZeroMQ
         private readonly SocketHandle _handle;
         private readonly nint _socket;
         private readonly WeakReference<Socket> _tracking;
+
+        /// <summary>Frames and bytes moved, counted by the calls that move them (see <see cref="Transfer"/>); the metrics read it.</summary>
+        private readonly SocketTraffic _traffic;
         private UsageGuard _guard;
 
         /// <summary>The send flags this socket takes: <see cref="SendFlags.SendMore"/>, or none on a thread-safe socket.</summary>
@@ -94,14 +97,14 @@ namespace NetZeroMQ
             nint nativeContext = context.AddRef(out bool added);
             try
             {
-                nint socket = CreateNative(nativeContext, (int)type);
+                nint socket = CreateNative(context, nativeContext, (int)type, out int errno);
                 if (socket == 0)
                 {
-                    // Read errno before type.ToString(): the first Enum.ToString in a process overwrites it.
-                    ZmqThrow.Error(Interop.Zmq.zmq_errno(), "zmq_socket", option: type.ToString());
+                    ZmqThrow.Error(errno, "zmq_socket", option: type.ToString());
                 }
 
-                _handle = new SocketHandle(context.Handle, socket);
+                _traffic = new SocketTraffic((int)type, shared: threadSafe);
+                _handle = new SocketHandle(context.Handle, socket, _traffic);
                 _socket = socket;
                 int linger = context.DefaultLingerMilliseconds;
                 Interop.Zmq.zmq_setsockopt(socket, Interop.Zmq.ZMQ_LINGER, &linger, sizeof(int));
@@ -128,13 +131,20 @@ namespace NetZeroMQ
         public SocketType Type { get; }
 
         /// <summary>zmq_socket, waiting briefly for libzmq's reaper when the context is full (see <see cref="SocketSlots"/>). Any
-        /// other failure returns at once (0, errno set).</summary>
-        private static nint CreateNative(nint context, int type)
+        /// other failure returns at once: 0, with libzmq's errno (read at once: the first Enum.ToString in a process, among
+        /// others, overwrites errno).</summary>
+        private static nint CreateNative(Context context, nint nativeContext, int type, out int errno)
         {
             nint socket;
             Deadline? reaper = null;
-            while ((socket = Interop.Zmq.zmq_socket(context, type)) == 0 && SocketSlots.WaitForReaper(ref reaper))
+            errno = 0;
+            while ((socket = Interop.Zmq.zmq_socket(nativeContext, type)) == 0)
             {
+                errno = Interop.Zmq.zmq_errno();
+                if (!SocketSlots.WaitForReaper(errno, ref reaper, context.AllSlotsHeldByOpenSockets()))
+                {
+                    break;
+                }
             }
 
             return socket;

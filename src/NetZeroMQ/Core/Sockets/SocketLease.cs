@@ -33,6 +33,14 @@ namespace NetZeroMQ
         internal nint Fd => _socket!.FdWhileLeased;
 
         /// <summary>
+        /// One non-blocking attempt at a send or receive (<paramref name="op"/> is a transfer struct made while holding what it
+        /// moves), with the core's transfer step: returns libzmq's result or <see cref="TransferStep.WouldBlock"/>, throws what a
+        /// blocking call would throw, and counts what moved in the socket's traffic.
+        /// </summary>
+        internal int TryTransfer<T>(ref T op, int flags)
+            where T : struct, INativeTransfer => _socket!.TryTransferWhileLeased(ref op, flags);
+
+        /// <summary>
         /// One non-blocking attempt to send a multipart message that the caller already validated, with the core's multipart
         /// send (all frames under this claim, the message cleared on success, the socket marked broken if it fails after the
         /// first frame). False: would block, nothing was sent.

@@ -1,0 +1,100 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.IO;
+using System.Linq;
+
+namespace NetZeroMQ.Benchmarks.Modes;
+
+/// <summary>One child process to start: a program and its arguments.</summary>
+public readonly record struct ChildCommand(string Program, IReadOnlyList<string> Arguments);
+
+/// <summary>
+/// What --native and --netmq share: two sides of a cell run as fresh child processes in interleaved rounds (first, second,
+/// first, second, ...), so that both see the same machine state; medians over the rounds. On a shared VM, ratios built from
+/// numbers taken minutes apart are not trustworthy.
+/// </summary>
+public sealed class Interleaved
+{
+    public static readonly TimeSpan ChildTimeout = TimeSpan.FromMinutes(2);
+
+    private readonly bool _pin;
+    private readonly IReadOnlyDictionary<string, string>? _environment;
+
+    public Interleaved(bool pin, IReadOnlyDictionary<string, string>? environment = null)
+    {
+        _pin = pin;
+        _environment = environment;
+    }
+
+    public int Failures { get; private set; }
+
+    /// <summary>Counts a failure that happened outside <see cref="Run"/> (a pilot run).</summary>
+    public void Fail() => Failures++;
+
+    /// <summary>Runs <paramref name="rounds"/> interleaved rounds of the two sides, printing one progress line per round.</summary>
+    public (List<ChildResult> First, List<ChildResult> Second) Run(
+        string label, int rounds, ChildCommand first, ChildCommand second, string firstName, string secondName, string field = "msg_per_sec", double scale = 1e-6, string unit = " M")
+    {
+        var a = new List<ChildResult>();
+        var b = new List<ChildResult>();
+        for (int round = 1; round <= rounds; round++)
+        {
+            ChildResult x = Start(first);
+            ChildResult y = Start(second);
+            Keep(x, first, a);
+            Keep(y, second, b);
+            Console.WriteLine($"  {label} round {round}/{rounds}: {firstName} {Show(x, field, scale, unit)}  {secondName} {Show(y, field, scale, unit)}");
+        }
+
+        return (a, b);
+    }
+
+    public ChildResult Start(ChildCommand command) => ChildProcess.Run(command.Program, command.Arguments, _pin, ChildTimeout, _environment);
+
+    /// <summary>The median (and spread) of one field over the successful runs.</summary>
+    public static Stats Of(IEnumerable<ChildResult> results, string field) =>
+        Stats.Of(results.Select(r => r.Field(field)).Where(v => v is not null).Select(v => v!.Value).ToList());
+
+    /// <summary>a / b with two decimals, or "-" when either is missing.</summary>
+    public static string Ratio(double a, double b) => a > 0 && b > 0 ? (a / b).ToString("F2", CultureInfo.InvariantCulture) : "-";
+
+    /// <summary>How to start this program again: the apphost itself, or "dotnet NetZeroMQ.Benchmarks.dll".</summary>
+    public static ChildCommand Self(IEnumerable<string> arguments)
+    {
+        string process = Environment.ProcessPath ?? "dotnet";
+        return Path.GetFileNameWithoutExtension(process) == "dotnet"
+            ? new ChildCommand(process, arguments.Prepend(typeof(Interleaved).Assembly.Location).ToList())
+            : new ChildCommand(process, arguments.ToList());
+    }
+
+    public static string LoadAverage()
+    {
+        try
+        {
+            return string.Join(" ", File.ReadAllText("/proc/loadavg").Split(' ').Take(3));
+        }
+        catch (IOException)
+        {
+            return "?";
+        }
+    }
+
+    public static string Invariant(double value) => value.ToString(CultureInfo.InvariantCulture);
+
+    private void Keep(ChildResult result, ChildCommand command, List<ChildResult> results)
+    {
+        if (result.Ok)
+        {
+            results.Add(result);
+            return;
+        }
+
+        Failures++;
+        Console.Error.WriteLine($"run failed (exit {result.ExitCode}): {ChildProcess.CommandLine(command.Program, command.Arguments, _pin)}");
+        Console.Error.WriteLine("  " + result.Error.Replace("\n", "\n  ", StringComparison.Ordinal));
+    }
+
+    private static string Show(ChildResult result, string field, double scale, string unit) =>
+        result.Field(field) is double value ? (value * scale).ToString("F3", CultureInfo.InvariantCulture) + unit : "FAILED";
+}

@@ -1,0 +1,52 @@
+// Sends and receives COUNT frames of 64 bytes over inproc on one thread, by the span path or the Message path; measure.sh
+// runs it under callgrind at two counts and divides the difference of the instruction counts by the difference of the
+// counts, which leaves the cost of one message (send plus receive) without the start-up.
+//   Instructions span|message COUNT
+using System;
+using NetZeroMQ;
+using Socket = NetZeroMQ.Socket;
+using SocketType = NetZeroMQ.SocketType;
+
+if (args.Length != 2 || (args[0] != "span" && args[0] != "message") || !int.TryParse(args[1], out int count) || count < 1)
+{
+    Console.Error.WriteLine("usage: Instructions span|message COUNT");
+    return 2;
+}
+
+using var context = new Context();
+using var push = new Socket(context, SocketType.Push) { SendTimeout = TimeSpan.FromSeconds(10) };
+using var pull = new Socket(context, SocketType.Pull) { ReceiveTimeout = TimeSpan.FromSeconds(10) };
+pull.Bind("inproc://instructions");
+push.Connect("inproc://instructions");
+
+byte[] payload = new byte[64];
+byte[] buffer = new byte[128];
+long bytes = 0;
+if (args[0] == "span")
+{
+    for (int i = 0; i < count; i++)
+    {
+        push.Send(payload);
+        bytes += pull.Recv(buffer).MessageSize;
+    }
+}
+else
+{
+    using var outgoing = new Message();
+    using var incoming = new Message();
+    for (int i = 0; i < count; i++)
+    {
+        outgoing.Rebuild(payload);
+        push.Send(outgoing);
+        pull.Recv(incoming);
+        bytes += incoming.Size;
+    }
+}
+
+if (bytes != 64L * count)
+{
+    Console.Error.WriteLine("received " + bytes + " bytes, expected " + 64L * count);
+    return 1;
+}
+
+return 0;
