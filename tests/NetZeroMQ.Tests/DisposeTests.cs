@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Linq;
 using System.Reflection;
+using NetZeroMQ.Draft;
 using NetZeroMQ.Tests.TestUtilities;
 using Xunit;
 
@@ -150,6 +151,7 @@ namespace NetZeroMQ.Tests
             ["GetCurveKey(SocketOption<Byte[]>)"] = s => s.GetCurveKey(SocketOptions.CurvePublicKey),
             ["Join(String)"] = s => NetZeroMQ.Draft.DraftExtensions.Join(s, "group"),
             ["Leave(String)"] = s => NetZeroMQ.Draft.DraftExtensions.Leave(s, "group"),
+            ["ConnectPeer(String)"] = s => NetZeroMQ.Draft.DraftExtensions.ConnectPeer(s, "inproc://peer"),
             ["RecvAsync(Memory<Byte>,CancellationToken)"] = s => Await(s.RecvAsync(new byte[8].AsMemory()).AsTask()),
             ["RecvAsync(Message,CancellationToken)"] = s => RecvInto(s, (sock, m) => Await(sock.RecvAsync(m).AsTask())),
             ["RecvBytesAsync(CancellationToken)"] = s => Await(s.RecvBytesAsync().AsTask()),
@@ -166,9 +168,14 @@ namespace NetZeroMQ.Tests
         private static readonly Dictionary<string, Action<Message>> s_messageMembers = new Dictionary<string, Action<Message>>
         {
             ["get_Data()"] = m => _ = m.Data.Length,
-            ["SetRoutingId(UInt32)"] = m => NetZeroMQ.Draft.DraftExtensions.SetRoutingId(m, 1),
-            ["GetRoutingId()"] = m => NetZeroMQ.Draft.DraftExtensions.GetRoutingId(m),
-            ["SetGroup(String)"] = m => NetZeroMQ.Draft.DraftExtensions.SetGroup(m, "group"),
+            ["set_RoutingId(UInt32)"] = m => NetZeroMQ.Draft.DraftExtensions.set_RoutingId(m, 1),
+            ["get_RoutingId()"] = m => NetZeroMQ.Draft.DraftExtensions.get_RoutingId(m),
+            ["set_Group(String)"] = m => NetZeroMQ.Draft.DraftExtensions.set_Group(m, "group"),
+            ["get_Group()"] = m => NetZeroMQ.Draft.DraftExtensions.get_Group(m),
+            ["SetRoutingId(UInt32)"] = m => m.SetRoutingId(1),
+            ["GetRoutingId()"] = m => m.GetRoutingId(),
+            ["SetGroup(String)"] = m => m.SetGroup("group"),
+            ["GetGroup()"] = m => m.GetGroup(),
             ["get_Size()"] = m => _ = m.Size,
             ["get_HasMore()"] = m => _ = m.HasMore,
             ["get_IsShared()"] = m => _ = m.IsShared,
@@ -450,7 +457,12 @@ namespace NetZeroMQ.Tests
             typeof(Socket).Assembly.GetExportedTypes()
                 .Where(t => t.IsAbstract && t.IsSealed)
                 .SelectMany(t => t.GetMethods(BindingFlags.Public | BindingFlags.Static | BindingFlags.DeclaredOnly))
-                .Where(m => m.IsDefined(typeof(System.Runtime.CompilerServices.ExtensionAttribute), false) && m.GetParameters()[0].ParameterType == type);
+                .Where(m => m.GetParameters().Length > 0 && m.GetParameters()[0].ParameterType == type
+                    && (m.IsDefined(typeof(System.Runtime.CompilerServices.ExtensionAttribute), false) || IsExtensionPropertyAccessor(m)));
+
+        /// <summary>An extension block's property (C# 14) compiles to a static get_/set_ method that takes the receiver first.</summary>
+        private static bool IsExtensionPropertyAccessor(MethodInfo method) =>
+            method.Name.StartsWith("get_", StringComparison.Ordinal) || method.Name.StartsWith("set_", StringComparison.Ordinal);
 
         private static string ExtensionSignature(MethodInfo method) =>
             method.Name + "(" + string.Join(",", method.GetParameters().Skip(1).Select(p => TypeName(p.ParameterType))) + ")";

@@ -161,8 +161,24 @@ namespace NetZeroMQ
         private static AsyncOperation Start(Socket socket, in AsyncTransfer transfer, CancellationToken cancellationToken, out short token)
         {
             using SocketLease lease = socket.Lease();
+            if (lease.Socket.IsThreadSafe)
+            {
+                ThrowWaitUnsupportedOnThreadSafe(lease.Socket);
+            }
+
             return SocketAsyncState.Of(lease).Start(transfer, cancellationToken, out token);
         }
+
+        /// <summary>
+        /// libzmq's thread-safe sockets have no <c>ZMQ_FD</c> for the reactor to wait on (their readiness is only reachable
+        /// through the draft <c>zmq_poller</c>), and the async side allows one pending operation per direction, where these
+        /// sockets are meant for many: until that is built, an async call on them that would have to wait says so plainly
+        /// instead of failing inside libzmq. A call that completes at once (its first, non-blocking attempt) still works.
+        /// </summary>
+        private static void ThrowWaitUnsupportedOnThreadSafe(Socket socket) =>
+            throw new NotSupportedException(
+                "An async send or receive that has to wait is not supported yet on a thread-safe " + socket.TypeName + " socket " +
+                "(it has no ZMQ_FD to wait on). Use the blocking or timed Try methods, which any number of threads may call at once.");
 
         private static void ThrowIfInvalidAsync(SendFlags flags)
         {

@@ -36,8 +36,11 @@ namespace NetZeroMQ.Draft
         /// <summary>Whether <c>zmq_msg_set_routing_id</c> and <c>zmq_msg_routing_id</c> (SERVER/PEER addressing) are exported.</summary>
         public static bool HasRoutingId => Exports.MsgSetRoutingId && Exports.MsgRoutingId;
 
-        /// <summary>Whether <c>zmq_msg_set_group</c> (RADIO groups) is exported.</summary>
-        public static bool HasMessageGroup => Exports.MsgSetGroup;
+        /// <summary>Whether <c>zmq_msg_set_group</c> and <c>zmq_msg_group</c> (RADIO/DISH groups on messages) are exported.</summary>
+        public static bool HasMessageGroup => Exports.MsgSetGroup && Exports.MsgGroup;
+
+        /// <summary>Whether <c>zmq_connect_peer</c> (PEER sockets, libzmq 4.3.3+) is exported.</summary>
+        public static bool HasConnectPeer => Exports.ConnectPeer;
 
         /// <summary>Whether <c>zmq_socket_monitor_versioned</c> (the v2 monitor protocol) is exported.</summary>
         public static bool HasVersionedMonitor => Exports.SocketMonitorVersioned;
@@ -60,6 +63,8 @@ namespace NetZeroMQ.Draft
             internal static readonly bool MsgRoutingId;
             internal static readonly bool MsgSetGroup;
             internal static readonly bool SocketMonitorVersioned;
+            internal static readonly bool MsgGroup;
+            internal static readonly bool ConnectPeer;
 
             static unsafe Exports()
             {
@@ -72,6 +77,8 @@ namespace NetZeroMQ.Draft
                 MsgRoutingId = Interop.ZmqDraft.zmq_msg_routing_id != null;
                 MsgSetGroup = Interop.ZmqDraft.zmq_msg_set_group != null;
                 SocketMonitorVersioned = Interop.ZmqDraft.zmq_socket_monitor_versioned != null;
+                MsgGroup = Interop.ZmqDraft.zmq_msg_group != null;
+                ConnectPeer = Interop.ZmqDraft.zmq_connect_peer != null;
             }
 #else
             internal const bool PollerNew = false;
@@ -81,6 +88,8 @@ namespace NetZeroMQ.Draft
             internal const bool MsgRoutingId = false;
             internal const bool MsgSetGroup = false;
             internal const bool SocketMonitorVersioned = false;
+            internal const bool MsgGroup = false;
+            internal const bool ConnectPeer = false;
 #endif
         }
     }

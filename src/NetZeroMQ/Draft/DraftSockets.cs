@@ -19,8 +19,16 @@ namespace NetZeroMQ.Draft
         /// <exception cref="ArgumentOutOfRangeException"><paramref name="type"/> is not a defined <see cref="DraftSocketType"/>.</exception>
         /// <exception cref="NotSupportedException">The loaded libzmq lacks the draft API (<see cref="DraftApi.IsAvailable"/> is
         /// false), as distribution builds such as Debian's do.</exception>
-        /// <remarks>NetZeroMQ's blocking receive waits with <c>zmq_poll</c>, which libzmq refuses for thread-safe sockets; with
-        /// those use the non-blocking <c>Try</c> methods.</remarks>
+        /// <remarks>
+        /// <para>Every draft type but <see cref="DraftSocketType.Dgram"/> is thread-safe in libzmq, and so is the
+        /// <see cref="Socket"/>: any number of threads may send, receive, set options and wait on it at once (the concurrent-use
+        /// check, which stays on for the stable types, lets them in), and <see cref="Socket.Dispose"/> from any thread ends every
+        /// call in progress with <see cref="ObjectDisposedException"/> (receives at once, sends within 50 ms).</para>
+        /// <para>These types carry single-frame messages: <see cref="SendFlags.SendMore"/> and multipart messages of more than
+        /// one frame are refused with <see cref="InvalidOperationException"/> before libzmq is called (libzmq refuses them
+        /// with EINVAL, since another thread's frames could interleave). Address SERVER and PEER peers with a message's
+        /// <c>RoutingId</c>, RADIO groups with its <c>Group</c> (<see cref="DraftExtensions"/>).</para>
+        /// </remarks>
         public static Socket Create(Context context, DraftSocketType type)
         {
             if (context is null)
@@ -38,7 +46,14 @@ namespace NetZeroMQ.Draft
                 DraftApi.ThrowUnavailable("Socket type " + type);
             }
 
-            return Socket.CreateOfNativeType(context, (int)type);
+            // Every draft type but DGRAM is thread-safe in libzmq (socket_base_t made with thread_safe = true; PEER through SERVER).
+            return Socket.CreateOfNativeType(context, (int)type, threadSafe: type != DraftSocketType.Dgram, NameOf((SocketType)type));
         }
+
+        /// <summary>The name of a socket's type, draft types included ("PEER" rather than the number 19).</summary>
+        internal static string NameOf(SocketType type) =>
+            type >= (SocketType)DraftSocketType.Server && type <= (SocketType)DraftSocketType.Channel
+                ? ((DraftSocketType)type).ToString().ToUpperInvariant()
+                : type.ToString().ToUpperInvariant();
     }
 }

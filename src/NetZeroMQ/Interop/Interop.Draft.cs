@@ -34,6 +34,12 @@ namespace NetZeroMQ
             /// <summary><c>int zmq_msg_set_group(zmq_msg_t* msg, const char* group)</c>.</summary>
             internal static readonly delegate* unmanaged<void*, byte*, int> zmq_msg_set_group;
 
+            /// <summary><c>const char* zmq_msg_group(zmq_msg_t* msg)</c>: the message's group, "" when none.</summary>
+            internal static readonly delegate* unmanaged<void*, byte*> zmq_msg_group;
+
+            /// <summary><c>uint32_t zmq_connect_peer(void* socket, const char* addr)</c>: 0 on failure (errno set).</summary>
+            internal static readonly delegate* unmanaged<nint, byte*, uint> zmq_connect_peer;
+
             /// <summary><c>int zmq_socket_monitor_versioned(void* s, const char* addr, uint64_t events, int version, int type)</c>.</summary>
             internal static readonly delegate* unmanaged<nint, byte*, ulong, int, int, int> zmq_socket_monitor_versioned;
 
@@ -46,6 +52,8 @@ namespace NetZeroMQ
                 zmq_msg_set_routing_id = (delegate* unmanaged<void*, uint, int>)Find(library, "zmq_msg_set_routing_id");
                 zmq_msg_routing_id = (delegate* unmanaged<void*, uint>)Find(library, "zmq_msg_routing_id");
                 zmq_msg_set_group = (delegate* unmanaged<void*, byte*, int>)Find(library, "zmq_msg_set_group");
+                zmq_msg_group = (delegate* unmanaged<void*, byte*>)Find(library, "zmq_msg_group");
+                zmq_connect_peer = (delegate* unmanaged<nint, byte*, uint>)Find(library, "zmq_connect_peer");
                 zmq_socket_monitor_versioned = (delegate* unmanaged<nint, byte*, ulong, int, int, int>)Find(library, "zmq_socket_monitor_versioned");
             }
 

@@ -8,6 +8,8 @@ namespace NetZeroMQ
         {
             internal const short ZMQ_POLLIN = 1;
 
+            internal const short ZMQ_POLLOUT = 2;
+
             /// <summary>
             /// zmq_pollitem_t on POSIX: { void* socket; int fd; short events; short revents; }.
             /// On Windows fd is a SOCKET (pointer-sized), see <see cref="PollItemWindows"/>.

@@ -52,7 +52,19 @@ namespace NetZeroMQ
         /// Publishes the waker with a full fence. The thread that is about to wait re-checks for Dispose after this, and Dispose
         /// reads <see cref="Waker"/> after marking the socket disposed, so one of the two always sees the other.
         /// </summary>
-        internal void AttachWaker(WakerHandle waker) => Interlocked.Exchange(ref _waker, waker);
+        internal WakerHandle AttachWaker(WakerHandle waker)
+        {
+            // Several threads of a thread-safe socket may make one at once: the first one kept is the one every waiter and
+            // Dispose use, and the others are closed.
+            WakerHandle? kept = Interlocked.CompareExchange(ref _waker, waker, null);
+            if (kept is null)
+            {
+                return waker;
+            }
+
+            waker.Dispose();
+            return kept;
+        }
 
         protected override unsafe bool ReleaseHandle()
         {

@@ -7,7 +7,8 @@ namespace NetZeroMQ
     /// One socket's traffic since it was opened: frames and bytes sent and received, and attempts that found the socket not
     /// ready. Plain fields, written only by the thread that holds the socket (a socket is used by one thread at a time) and
     /// read by a metrics collection on another thread, which may see values a few frames old: counting costs no interlocked
-    /// instruction, no allocation and no call per frame. <see cref="SocketTrafficRegistry"/> sums them on collection and keeps
+    /// instruction, no allocation and no call per frame. A thread-safe (draft) socket is used by many threads at once: its
+    /// counts (<see cref="Shared"/>) are added with interlocked instructions, which its calls already pay for entering. <see cref="SocketTrafficRegistry"/> sums them on collection and keeps
     /// the counts of closed sockets.
     /// </summary>
     /// <remarks>
@@ -32,6 +33,10 @@ namespace NetZeroMQ
         /// <summary>Where <see cref="SocketTrafficRegistry"/> keeps this socket while it is open; changed under its lock.</summary>
         [FieldOffset(12)]
         internal int RegistryIndex;
+
+        /// <summary>Whether several threads may count at once (libzmq's thread-safe socket types): then counting is interlocked.</summary>
+        [FieldOffset(16)]
+        internal readonly bool Shared;
 
         /// <summary>Frames (message parts) sent.</summary>
         [FieldOffset(64)]
@@ -58,10 +63,11 @@ namespace NetZeroMQ
         [FieldOffset(160)]
         private readonly long _end;
 
-        internal SocketTraffic(int type)
+        internal SocketTraffic(int type, bool shared)
         {
             Id = Interlocked.Increment(ref s_lastId);
             Type = type;
+            Shared = shared;
             RegistryIndex = -1;
             _end = 0;
         }
@@ -70,7 +76,11 @@ namespace NetZeroMQ
         [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         internal void Moved(bool isSend, int bytes)
         {
-            if (isSend)
+            if (Shared)
+            {
+                MovedShared(isSend, bytes);
+            }
+            else if (isSend)
             {
                 FramesSent++;
                 BytesSent += bytes;
@@ -79,6 +89,34 @@ namespace NetZeroMQ
             {
                 FramesReceived++;
                 BytesReceived += bytes;
+            }
+        }
+
+        /// <summary>Counts one attempt that found the socket not ready.</summary>
+        internal void CountWouldBlock()
+        {
+            if (Shared)
+            {
+                Interlocked.Increment(ref WouldBlock);
+            }
+            else
+            {
+                WouldBlock++;
+            }
+        }
+
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private void MovedShared(bool isSend, int bytes)
+        {
+            if (isSend)
+            {
+                Interlocked.Increment(ref FramesSent);
+                Interlocked.Add(ref BytesSent, bytes);
+            }
+            else
+            {
+                Interlocked.Increment(ref FramesReceived);
+                Interlocked.Add(ref BytesReceived, bytes);
             }
         }
     }

@@ -30,6 +30,13 @@ namespace NetZeroMQ
     /// threads entering at the same instant (a busy object is still noticed when it is visibly busy). Objects with async
     /// machinery attached always use the checked mode, because the reactor thread claims them with a compare-exchange.
     /// </para>
+    /// <para>
+    /// Shared mode (libzmq's thread-safe socket types, which lock inside every call): any number of calls may be in flight at
+    /// once, so <c>busy</c> counts them. A shared claim is an interlocked increment and its end an interlocked decrement, each
+    /// a full fence, so the same Dekker argument holds without the process-wide barrier; the call that brings the count to
+    /// zero after a Dispose releases the object. Only the first, uncontended claim of a shared object takes the checked
+    /// path's compare-exchange; the mode check costs the other modes one predictable branch on exit and none on entry.
+    /// </para>
     /// </remarks>
     internal struct UsageGuard
     {
@@ -42,8 +49,11 @@ namespace NetZeroMQ
         private int _disposeRequested;
         private int _released;
 
-        /// <summary>1 in unchecked mode (plain-store enter); 0 in the default checked mode.</summary>
+        /// <summary>1 in unchecked mode (plain-store enter); 0 in the default checked mode and in shared mode.</summary>
         private int _unchecked;
+
+        /// <summary>1 in shared mode (a thread-safe native object: <c>busy</c> counts the calls in flight); else 0.</summary>
+        private int _shared;
 
         /// <summary>Applies the process-wide choice of <see cref="ConcurrencyChecks"/>; called once, by the owner's constructor.</summary>
         internal void UseConfiguredMode()
@@ -53,7 +63,19 @@ namespace NetZeroMQ
 #endif
         }
 
-        /// <summary>Switches to checked mode for good (async machinery attached); called by the thread that holds the object.</summary>
+        /// <summary>Lets any number of calls in at once (libzmq's thread-safe sockets); called once, by the owner's constructor
+        /// before the object is published. Overrides <see cref="UseConfiguredMode"/>: there is nothing to check.</summary>
+        internal void UseSharedMode()
+        {
+            _unchecked = 0;
+            _shared = 1;
+        }
+
+        /// <summary>Whether any number of calls may be in flight at once (<see cref="UseSharedMode"/>).</summary>
+        internal bool IsShared => _shared != 0;
+
+        /// <summary>Switches to checked mode for good (async machinery attached); called by the thread that holds the object.
+        /// A shared object stays shared: its calls never exclude each other.</summary>
         internal void RequireChecks() => Interlocked.Exchange(ref _unchecked, 0);
 
         /// <summary>Whether <see cref="RequestDispose"/> has been called.</summary>
@@ -96,7 +118,16 @@ namespace NetZeroMQ
         /// claim even if a Dispose raced in: the caller must end it with an exit (which then releases the object), because that
         /// Dispose left the release to this thread.
         /// </summary>
-        internal bool TryEnter() => Interlocked.CompareExchange(ref _busy, InternalCall, Free) == Free;
+        internal bool TryEnter()
+        {
+            if (_shared != 0)
+            {
+                Interlocked.Increment(ref _busy);
+                return true;
+            }
+
+            return Interlocked.CompareExchange(ref _busy, InternalCall, Free) == Free;
+        }
 
         /// <summary>
         /// Claims the object for one call without throwing: false when it is disposed (then <paramref name="disposed"/> is true)
@@ -106,6 +137,12 @@ namespace NetZeroMQ
         internal bool TryEnter(out bool disposed)
         {
             disposed = Volatile.Read(ref _disposeRequested) != 0;
+            if (!disposed && _shared != 0)
+            {
+                Interlocked.Increment(ref _busy);
+                return true;
+            }
+
             return !disposed && Interlocked.CompareExchange(ref _busy, UserCall, Free) == Free;
         }
 
@@ -115,6 +152,11 @@ namespace NetZeroMQ
         /// </summary>
         internal bool ExitFenced()
         {
+            if (_shared != 0)
+            {
+                return ExitShared();
+            }
+
             Interlocked.Exchange(ref _busy, 0);
             return Volatile.Read(ref _disposeRequested) != 0 && TryClaimRelease();
         }
@@ -123,6 +165,10 @@ namespace NetZeroMQ
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal bool Exit()
         {
+            if (_shared != 0)
+            {
+                return ExitShared();
+            }
 #if NET
             Volatile.Write(ref _busy, 0);
 #else
@@ -167,6 +213,13 @@ namespace NetZeroMQ
         [MethodImpl(MethodImplOptions.NoInlining)]
         private void EnterContended(object owner, int prior)
         {
+            if (_shared != 0)
+            {
+                // Another call is in flight on a thread-safe object: join it (the first claim's CAS did not count this one).
+                Interlocked.Increment(ref _busy);
+                return;
+            }
+
             var spinner = default(SpinWait);
             while (prior == InternalCall)
             {
@@ -180,6 +233,11 @@ namespace NetZeroMQ
 
             ZmqThrow.ConcurrentUse(owner);
         }
+
+        /// <summary>Ends one of the shared calls; the last one out after a Dispose releases the object.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private bool ExitShared() =>
+            Interlocked.Decrement(ref _busy) == 0 && Volatile.Read(ref _disposeRequested) != 0 && TryClaimRelease();
 
         private bool TryClaimRelease() => Interlocked.Exchange(ref _released, 1) == 0;
     }

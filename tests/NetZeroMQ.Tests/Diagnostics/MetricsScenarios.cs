@@ -17,6 +17,12 @@ namespace NetZeroMQ.Tests.Diagnostics
     {
         internal const string Traffic = "metrics-traffic";
 
+        /// <summary>Eight threads sending on one thread-safe CLIENT at once (needs the draft API).</summary>
+        internal const string SharedTraffic = "metrics-shared-traffic";
+
+        internal const int SharedThreads = 8;
+        internal const int SharedFramesPerThread = 5000;
+
         internal const int SpanFrames = 1000;
         internal const int MessageFrames = 500;
         internal const int FrameSize = 64;
@@ -24,14 +30,21 @@ namespace NetZeroMQ.Tests.Diagnostics
         internal static bool TryRun(string scenario, out int exitCode)
         {
             exitCode = 0;
-            if (scenario != Traffic)
+            if (scenario != Traffic && scenario != SharedTraffic)
             {
                 return false;
             }
 
             try
             {
-                RunTraffic();
+                if (scenario == Traffic)
+                {
+                    RunTraffic();
+                }
+                else
+                {
+                    RunSharedTraffic();
+                }
             }
             catch (Exception e)
             {
@@ -142,6 +155,49 @@ namespace NetZeroMQ.Tests.Diagnostics
             }
 
             Print("terminated", meter.Collect());
+        }
+
+        /// <summary>
+        /// Eight threads send on one CLIENT while one thread receives every frame on the SERVER: a thread-safe socket's counts
+        /// must balance although its threads count at the same time.
+        /// </summary>
+        private static void RunSharedTraffic()
+        {
+            using var meter = new MeterReading();
+            using Context context = Zmq.NewContext();
+            using Socket server = NetZeroMQ.Draft.DraftSockets.Create(context, NetZeroMQ.Draft.DraftSocketType.Server);
+            using Socket client = NetZeroMQ.Draft.DraftSockets.Create(context, NetZeroMQ.Draft.DraftSocketType.Client);
+            server.Bind("inproc://metrics-shared");
+            client.Connect("inproc://metrics-shared");
+            server.ReceiveTimeout = TestTimeouts.Expected;
+            client.SendTimeout = TestTimeouts.Expected;
+            const int total = SharedThreads * SharedFramesPerThread;
+            var senders = new Thread[SharedThreads];
+            for (int t = 0; t < SharedThreads; t++)
+            {
+                senders[t] = new Thread(() =>
+                {
+                    byte[] frame = new byte[FrameSize];
+                    for (int i = 0; i < SharedFramesPerThread; i++)
+                    {
+                        client.Send(frame);
+                    }
+                });
+                senders[t].Start();
+            }
+
+            byte[] buffer = new byte[FrameSize];
+            for (int i = 0; i < total; i++)
+            {
+                Check(server.Recv(buffer).MessageSize == FrameSize, "server receive");
+            }
+
+            foreach (Thread sender in senders)
+            {
+                Check(sender.Join(TestTimeouts.Expected), "a sender finished");
+            }
+
+            Print("shared", meter.Collect());
         }
 
         [MethodImpl(MethodImplOptions.NoInlining)]

@@ -140,6 +140,26 @@ namespace NetZeroMQ.Tests.Diagnostics
             return phase!;
         }
 
+        [Fact]
+        public void Messages_ThreadSafeSocketUsedByEightThreadsAtOnce_CountsBalance()
+        {
+            if (!NetZeroMQ.Draft.DraftApi.IsAvailable)
+            {
+                using Context context = Zmq.NewContext();
+                Assert.Throws<System.NotSupportedException>(
+                    () => NetZeroMQ.Draft.DraftSockets.Create(context, NetZeroMQ.Draft.DraftSocketType.Client));
+                return;
+            }
+
+            (int exitCode, string output) = ChildProcess.Run(MetricsScenarios.SharedTraffic);
+            Assert.True(exitCode == 0, "the shared-traffic scenario failed (exit " + exitCode + "):\n" + output);
+            Dictionary<string, long> shared = MetricsScenarios.Parse(output)["shared"];
+            const long Frames = MetricsScenarios.SharedThreads * MetricsScenarios.SharedFramesPerThread;
+            Assert.Equal(Frames, shared["netzeromq.messages.sent{netzeromq.socket.type=client}"]);
+            Assert.Equal(Frames * MetricsScenarios.FrameSize, shared["netzeromq.bytes.sent{netzeromq.socket.type=client}"]);
+            Assert.Equal(Frames, shared["netzeromq.messages.received{netzeromq.socket.type=server}"]);
+        }
+
         private static Dictionary<string, Dictionary<string, long>> RunScenario()
         {
             (int exitCode, string output) = ChildProcess.Run(MetricsScenarios.Traffic);

@@ -18,6 +18,8 @@ namespace NetZeroMQ.Tests.Draft
         [InlineData("zmq_msg_routing_id")]
         [InlineData("zmq_msg_set_group")]
         [InlineData("zmq_socket_monitor_versioned")]
+        [InlineData("zmq_msg_group")]
+        [InlineData("zmq_connect_peer")]
         public void Probe_EachDraftFunction_MatchesExportTableOfLoadedLibrary(string function)
         {
             bool exported = ExportedByLoadedLibzmq(function);
@@ -26,7 +28,8 @@ namespace NetZeroMQ.Tests.Draft
                 "zmq_poller_new" => DraftApi.HasPoller,
                 "zmq_join" or "zmq_leave" => DraftApi.HasGroups,
                 "zmq_msg_set_routing_id" or "zmq_msg_routing_id" => DraftApi.HasRoutingId,
-                "zmq_msg_set_group" => DraftApi.HasMessageGroup,
+                "zmq_msg_set_group" or "zmq_msg_group" => DraftApi.HasMessageGroup,
+                "zmq_connect_peer" => DraftApi.HasConnectPeer,
                 _ => DraftApi.HasVersionedMonitor,
             };
 
@@ -80,18 +83,18 @@ namespace NetZeroMQ.Tests.Draft
 
             if (!DraftApi.HasRoutingId)
             {
-                Assert.Throws<NotSupportedException>(() => message.SetRoutingId(7));
-                Assert.Throws<NotSupportedException>(() => message.GetRoutingId());
+                Assert.Throws<NotSupportedException>(() => message.RoutingId = 7);
+                Assert.Throws<NotSupportedException>(() => message.RoutingId);
             }
             else
             {
-                message.SetRoutingId(7);
-                Assert.Equal(7u, message.GetRoutingId());
+                message.RoutingId = 7;
+                Assert.Equal(7u, message.RoutingId);
             }
 
             if (!DraftApi.HasMessageGroup)
             {
-                Assert.Throws<NotSupportedException>(() => message.SetGroup("g"));
+                Assert.Throws<NotSupportedException>(() => message.Group = "g");
             }
         }
 

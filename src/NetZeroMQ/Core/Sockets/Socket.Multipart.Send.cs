@@ -149,6 +149,7 @@ namespace NetZeroMQ
         private bool SendMultipartMessage(MultipartMessage message, TransferWait wait)
         {
             ValidateMultipartForSend(message);
+            ThrowIfMultipartRefused(message.Frames.Count);
             ThrowIfInvalid(SendFlags.None);
             Enter();
             try
@@ -221,6 +222,7 @@ namespace NetZeroMQ
         private bool SendFrames<TFrames>(ref TFrames frames, TransferWait wait)
             where TFrames : struct, IMultipartFrames
         {
+            ThrowIfMultipartRefused(frames.Count);
             ThrowIfInvalid(SendFlags.None);
             Enter();
             try

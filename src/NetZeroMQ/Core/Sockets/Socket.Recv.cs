@@ -1,5 +1,6 @@
 using System;
 using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Threading;
 
@@ -197,9 +198,11 @@ namespace NetZeroMQ
             bytes = null;
             text = null;
             Enter();
+            Message scratch = TakeScratch(ref _scratch);
+            int size = -1;
             try
             {
-                ReadOnlySpan<byte> frame = RecvIntoScratch(wait, out int size);
+                ReadOnlySpan<byte> frame = RecvIntoScratch(scratch, wait, out size);
                 if (size < 0)
                 {
                     return false;
@@ -214,30 +217,48 @@ namespace NetZeroMQ
                     bytes = frame.ToArray();
                 }
 
-                ReleaseLargeScratch(size);
                 return true;
             }
             finally
             {
+                ReturnScratch(ref _scratch, scratch, size);
                 Exit();
             }
         }
 
-        /// <summary>Receives into the socket's scratch message (caller holds the guard). Size -1 means "would block" or "timed out".</summary>
-        private ReadOnlySpan<byte> RecvIntoScratch(TransferWait wait, out int size)
+        /// <summary>Receives into a scratch message (caller holds the guard). Size -1 means "would block" or "timed out".</summary>
+        private ReadOnlySpan<byte> RecvIntoScratch(Message scratch, TransferWait wait, out int size)
         {
-            Message scratch = _scratch ??= new Message();
             var op = new MessageRecv(scratch);
             size = Transfer(ref op, 0, wait);
             return size < 0 ? default : scratch.UnguardedData;
         }
 
-        /// <summary>Lets go of a large frame once it was copied out, rather than holding it until the next receive.</summary>
-        private void ReleaseLargeScratch(int size)
+        /// <summary>
+        /// The socket's scratch message in <paramref name="slot"/>, made on first use (the caller holds the guard). On a
+        /// thread-safe socket several calls run at once, so each takes the message out of the slot (or makes one) and gives it
+        /// back with <see cref="ReturnScratch"/>: two calls never share one.
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private Message TakeScratch(ref Message? slot) =>
+            !IsThreadSafe ? slot ??= new Message() : Interlocked.Exchange(ref slot, null) ?? new Message();
+
+        /// <summary>
+        /// Ends a use of a scratch message: lets go of a large frame once it was copied out (<paramref name="size"/> bytes),
+        /// rather than holding it until the next receive; on a thread-safe socket puts the message back in the slot, or
+        /// closes it when another call put its own back first.
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private void ReturnScratch(ref Message? slot, Message scratch, int size)
         {
             if (size > ScratchKeepLimit)
             {
-                _scratch!.ReleaseContentUnguarded();
+                scratch.ReleaseContentUnguarded();
+            }
+
+            if (IsThreadSafe && Interlocked.CompareExchange(ref slot, scratch, null) is not null)
+            {
+                scratch.ReleaseOwned();
             }
         }
     }

@@ -77,22 +77,25 @@ namespace NetZeroMQ
             }
 
             Enter();
+            Message scratch = TakeScratch(ref _scratch);
+            int received = -1;
             try
             {
-                ReadOnlySpan<byte> frame = RecvIntoScratch(wait, out size);
-                if (size < 0)
+                ReadOnlySpan<byte> frame = RecvIntoScratch(scratch, wait, out received);
+                if (received < 0)
                 {
                     size = 0;
                     return false;
                 }
 
+                size = received;
                 frame.CopyTo(writer.GetSpan(size));
                 writer.Advance(size);
-                ReleaseLargeScratch(size);
                 return true;
             }
             finally
             {
+                ReturnScratch(ref _scratch, scratch, received);
                 Exit();
             }
         }
@@ -101,9 +104,11 @@ namespace NetZeroMQ
         {
             buffer = null;
             Enter();
+            Message scratch = TakeScratch(ref _scratch);
+            int size = -1;
             try
             {
-                ReadOnlySpan<byte> frame = RecvIntoScratch(wait, out int size);
+                ReadOnlySpan<byte> frame = RecvIntoScratch(scratch, wait, out size);
                 if (size < 0)
                 {
                     return false;
@@ -111,11 +116,11 @@ namespace NetZeroMQ
 
                 buffer = PooledBuffer.Rent(size);
                 frame.CopyTo(buffer.Span);
-                ReleaseLargeScratch(size);
                 return true;
             }
             finally
             {
+                ReturnScratch(ref _scratch, scratch, size);
                 Exit();
             }
         }

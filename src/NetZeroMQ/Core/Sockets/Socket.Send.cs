@@ -1,5 +1,6 @@
 using System;
 using System.Buffers;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text;
 using System.Threading;
@@ -284,11 +285,37 @@ namespace NetZeroMQ
             }
         }
 
-        private static void ThrowIfUnknown(SendFlags flags)
+        private void ThrowIfUnknown(SendFlags flags)
+        {
+            if ((flags & ~_sendFlagsAllowed) != 0)
+            {
+                ThrowRefusedFlags(flags);
+            }
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void ThrowRefusedFlags(SendFlags flags)
         {
             if ((flags & ~SendFlags.SendMore) != 0)
             {
                 throw new ArgumentOutOfRangeException(nameof(flags), flags, "Unknown send flags.");
+            }
+
+            ThrowMultipartRefused();
+        }
+
+        /// <summary>libzmq refuses <c>ZMQ_SNDMORE</c> on its thread-safe sockets (EINVAL); say so, and why, before trying.</summary>
+        private void ThrowMultipartRefused() =>
+            throw new InvalidOperationException(
+                "A " + TypeName + " socket sends single-frame messages only: libzmq's thread-safe socket types refuse SendMore " +
+                "(a message's frames could interleave with another thread's). Send one frame, or use the stable socket types.");
+
+        /// <summary>Refuses a multipart message of more than one frame on a thread-safe socket, before anything is sent.</summary>
+        private void ThrowIfMultipartRefused(int frameCount)
+        {
+            if (frameCount > 1 && _sendFlagsAllowed == SendFlags.None)
+            {
+                ThrowMultipartRefused();
             }
         }
     }

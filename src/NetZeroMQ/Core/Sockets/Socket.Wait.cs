@@ -22,7 +22,8 @@ namespace NetZeroMQ
         /// .NET code, from inside a send or receive — closing the previous inproc message, or a conflated one — and the runtime
         /// aborts the process when .NET is entered from a call without a transition.) Returns the byte count, or -1 when the
         /// call would block or its own timeout passed (never for <see cref="TransferWait.Blocking"/>, which throws instead).
-        /// Every frame moved is counted in <see cref="_traffic"/> here: two plain additions, no call.
+        /// Every frame moved is counted in <see cref="_traffic"/> here: two plain additions, no call (interlocked additions in a
+        /// call of their own on a thread-safe socket).
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private int Transfer<T>(ref T op, int flags, TransferWait wait)
@@ -43,7 +44,7 @@ namespace NetZeroMQ
         private int TransferSlow<T>(ref T op, int flags, TransferWait wait)
             where T : struct, INativeTransfer
         {
-            _traffic.WouldBlock++;
+            _traffic.CountWouldBlock();
             if (wait.IsNonBlocking)
             {
                 return TransferStep.WouldBlock;
@@ -69,7 +70,12 @@ namespace NetZeroMQ
             Deadline deadline = Deadline.After(wait.UsesSocketTimeout ? GetInt32Unguarded(Interop.Zmq.ZMQ_RCVTIMEO) : wait.TimeoutMilliseconds);
             WakerHandle? waker = GetOrCreateWakerWhileLeased();
             CancellationToken cancellation = wait.CancellationToken;
-            bool wakeOnCancel = waker is not null && cancellation.CanBeCanceled;
+
+            // A thread-safe socket's waker is shared by every thread waiting on it, and a cancelled wait takes its signal back
+            // (EndWakeOnCancel), which could swallow another thread's: there the waker is left to Dispose, and a cancellable
+            // wait runs in slices instead.
+            bool wakeOnCancel = waker is not null && cancellation.CanBeCanceled && !IsThreadSafe;
+            bool sliced = waker is null || (cancellation.CanBeCanceled && !wakeOnCancel);
             CancellationTokenRegistration registration = wakeOnCancel ? WakeOnCancel(cancellation, waker!) : default;
             try
             {
@@ -81,7 +87,7 @@ namespace NetZeroMQ
                     }
 
                     cancellation.ThrowIfCancellationRequested();
-                    int waitMs = waker is null ? deadline.SliceMilliseconds(UninterruptibleSliceMs) : deadline.RemainingMilliseconds;
+                    int waitMs = sliced ? deadline.SliceMilliseconds(UninterruptibleSliceMs) : deadline.RemainingMilliseconds;
                     if (waitMs == 0)
                     {
                         return TimedOut(wait, "receive");
@@ -129,6 +135,11 @@ namespace NetZeroMQ
         private int WaitToSend<T>(ref T op, int flags, TransferWait wait)
             where T : struct, INativeTransfer
         {
+            if (IsThreadSafe)
+            {
+                return WaitToSendShared(ref op, flags, wait);
+            }
+
             int socketTimeout = GetInt32Unguarded(Interop.Zmq.ZMQ_SNDTIMEO);
             Deadline deadline = Deadline.After(wait.UsesSocketTimeout ? socketTimeout : wait.TimeoutMilliseconds);
             int nativeTimeout = socketTimeout;
@@ -173,6 +184,65 @@ namespace NetZeroMQ
                 {
                     SetInt32Unguarded(Interop.Zmq.ZMQ_SNDTIMEO, socketTimeout);
                 }
+            }
+        }
+
+        /// <summary>
+        /// Blocking send on a thread-safe socket, where the native timeout cannot be changed for one call (another thread's
+        /// send reads it at the same time): waits in <c>zmq_poll</c> for the socket to be writable, or the waker (Dispose), in
+        /// slices of at most <see cref="UninterruptibleSliceMs"/>, then sends without blocking. SERVER and PEER report writable
+        /// even when the addressed peer's pipe is full (libzmq's <c>xhas_out</c> is always true there), so a send that still
+        /// would block after a writable report waits a millisecond before the next try instead of spinning.
+        /// </summary>
+        private int WaitToSendShared<T>(ref T op, int flags, TransferWait wait)
+            where T : struct, INativeTransfer
+        {
+            Deadline deadline = Deadline.After(wait.UsesSocketTimeout ? GetInt32Unguarded(Interop.Zmq.ZMQ_SNDTIMEO) : wait.TimeoutMilliseconds);
+            WakerHandle? waker = GetOrCreateWakerWhileLeased();
+            while (true)
+            {
+                if (_guard.IsDisposeRequested)
+                {
+                    ThrowDisposed();
+                }
+
+                wait.CancellationToken.ThrowIfCancellationRequested();
+                int slice = deadline.SliceMilliseconds(UninterruptibleSliceMs);
+                if (slice == 0)
+                {
+                    return TimedOut(wait, "send");
+                }
+
+                int ready = PollSocket(Interop.Zmq.ZMQ_POLLOUT, waker, slice);
+                if (ready < 0)
+                {
+                    int pollErrno = Interop.Zmq.zmq_errno();
+                    if (pollErrno != ErrorMap.EINTR)
+                    {
+                        ZmqThrow.Error(pollErrno, "send (zmq_poll)");
+                    }
+
+                    continue;
+                }
+
+                if (ready == 0)
+                {
+                    continue;
+                }
+
+                int rc = op.Invoke(_socket, flags | Interop.Zmq.ZMQ_DONTWAIT);
+                if (rc >= 0)
+                {
+                    return rc;
+                }
+
+                int errno = Interop.Zmq.zmq_errno();
+                if (errno != ErrorMap.EAGAIN && errno != ErrorMap.EINTR)
+                {
+                    ZmqThrow.Error(errno, "send");
+                }
+
+                Thread.Sleep(1);
             }
         }
 

@@ -201,9 +201,9 @@ namespace NetZeroMQ
                 throw;
             }
 
+            Message scratch = TakeScratch(ref _zeroCopyScratch);
             try
             {
-                Message scratch = _zeroCopyScratch ??= new Message();
                 void* msg = scratch.UnguardedPointer;
 
                 // The scratch message is empty here (new, or emptied by the previous successful send): closing it frees nothing.
@@ -228,6 +228,7 @@ namespace NetZeroMQ
             }
             finally
             {
+                ReturnScratch(ref _zeroCopyScratch, scratch, 0);
                 Exit();
             }
         }

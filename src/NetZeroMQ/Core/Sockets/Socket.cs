@@ -38,6 +38,12 @@ namespace NetZeroMQ
         private readonly SocketTraffic _traffic;
         private UsageGuard _guard;
 
+        /// <summary>The send flags this socket takes: <see cref="SendFlags.SendMore"/>, or none on a thread-safe socket.</summary>
+        private readonly SendFlags _sendFlagsAllowed = SendFlags.SendMore;
+
+        /// <summary>The name of a type the core does not define (draft types), given by whoever made the socket; else null.</summary>
+        private readonly string? _typeName;
+
         /// <summary>Creates a socket in <paramref name="context"/> (<c>zmq_socket</c>). Its linger starts at the context's
         /// <see cref="Context.DefaultLinger"/>.</summary>
         /// <param name="context">The context that owns the socket.</param>
@@ -53,14 +59,21 @@ namespace NetZeroMQ
         /// <see cref="ZmqError.TooManyOpenFiles"/>, the process is within a few file descriptors of its limit (Linux: the last
         /// ones are left to the .NET runtime, which cannot start threads without them).</exception>
         public Socket(Context context, SocketType type)
-            : this(context, type, highestType: (int)SocketType.Stream)
+            : this(context, type, highestType: (int)SocketType.Stream, threadSafe: false, typeName: null)
         {
         }
 
-        /// <summary>Creates a socket of any type libzmq defines, draft ones included; for features that check availability first.</summary>
-        internal static Socket CreateOfNativeType(Context context, int type) => new Socket(context, (SocketType)type, Interop.Zmq.ZMQ_CHANNEL);
+        /// <summary>
+        /// Creates a socket of any type libzmq defines, draft ones included; for features that check availability first.
+        /// <paramref name="threadSafe"/> says that libzmq locks inside every call on this type (its thread-safe types): the
+        /// socket then lets any number of threads in at once and refuses multipart sends, which libzmq refuses on them.
+        /// <paramref name="typeName"/> is the type's name for messages and <see cref="ToString"/> (the core does not name
+        /// the types it does not define).
+        /// </summary>
+        internal static Socket CreateOfNativeType(Context context, int type, bool threadSafe, string typeName) =>
+            new Socket(context, (SocketType)type, Interop.Zmq.ZMQ_CHANNEL, threadSafe, typeName);
 
-        private Socket(Context context, SocketType type, int highestType)
+        private Socket(Context context, SocketType type, int highestType, bool threadSafe, string? typeName)
         {
             if (context is null)
             {
@@ -73,6 +86,12 @@ namespace NetZeroMQ
             }
 
             _guard.UseConfiguredMode();
+            if (threadSafe)
+            {
+                _guard.UseSharedMode();
+                _sendFlagsAllowed = SendFlags.None;
+            }
+
             DescriptorHeadroom.ThrowIfLow("zmq_socket", option: type.ToString());
             context.ThrowIfCannotStart();
             nint nativeContext = context.AddRef(out bool added);
@@ -84,7 +103,7 @@ namespace NetZeroMQ
                     ZmqThrow.Error(errno, "zmq_socket", option: type.ToString());
                 }
 
-                _traffic = new SocketTraffic((int)type);
+                _traffic = new SocketTraffic((int)type, shared: threadSafe);
                 _handle = new SocketHandle(context.Handle, socket, _traffic);
                 _socket = socket;
                 int linger = context.DefaultLingerMilliseconds;
@@ -97,6 +116,7 @@ namespace NetZeroMQ
 
             _context = context;
             Type = type;
+            _typeName = typeName;
             _tracking = new WeakReference<Socket>(this);
             context.Track(_tracking);
             if (context.IsDisposed)
@@ -155,7 +175,10 @@ namespace NetZeroMQ
         }
 
         /// <inheritdoc/>
-        public override string ToString() => "Socket(" + Type + (IsDisposed ? ", disposed)" : ")");
+        public override string ToString() => "Socket(" + (_typeName ?? Type.ToString()) + (IsDisposed ? ", disposed)" : ")");
+
+        /// <summary>The type's name for messages: "SERVER", "PUB".</summary>
+        internal string TypeName => _typeName ?? Type.ToString().ToUpperInvariant();
 
         /// <summary>Claims the socket for one native call and returns the native pointer.</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -215,7 +238,7 @@ namespace NetZeroMQ
                 waker = WakerHandle.TryCreate();
                 if (waker is not null)
                 {
-                    _handle.AttachWaker(waker);
+                    waker = _handle.AttachWaker(waker);
                 }
             }
 
@@ -223,6 +246,9 @@ namespace NetZeroMQ
         }
 
         internal bool IsDisposeRequested => _guard.IsDisposeRequested;
+
+        /// <summary>Whether this is one of libzmq's thread-safe socket types (any number of threads may call at once).</summary>
+        internal bool IsThreadSafe => _guard.IsShared;
 
         internal void ThrowDisposed() => ZmqThrow.Disposed(this);
     }
