@@ -60,6 +60,38 @@ namespace NetZeroMQ
         }
 
         /// <summary>
+        /// One transfer attempt inside a wait loop: the byte count, or -1 when the wait goes on (EAGAIN: not ready after all;
+        /// EINTR: a signal). Any other failure throws, naming <paramref name="operation"/>.
+        /// </summary>
+        private int AttemptWhileWaiting<T>(ref T op, int flags, string operation)
+            where T : struct, INativeTransfer
+        {
+            int rc = op.Invoke(_socket, flags);
+            if (rc >= 0)
+            {
+                return rc;
+            }
+
+            int errno = Interop.Zmq.zmq_errno();
+            if (errno != ErrorMap.EAGAIN && errno != ErrorMap.EINTR)
+            {
+                ZmqThrow.Error(errno, operation);
+            }
+
+            return -1;
+        }
+
+        /// <summary>A <c>zmq_poll</c> of a wait loop failed: a signal (EINTR) means wait again, anything else throws.</summary>
+        private static void ThrowUnlessInterrupted(string operation)
+        {
+            int errno = Interop.Zmq.zmq_errno();
+            if (errno != ErrorMap.EINTR)
+            {
+                ZmqThrow.Error(errno, operation);
+            }
+        }
+
+        /// <summary>
         /// Blocking receive: waits in <c>zmq_poll</c> on the socket and its waker, so that <see cref="Dispose"/> from another
         /// thread (or the cancellation of a timed call) ends the wait at once, then receives without blocking. Bounded by
         /// <see cref="ReceiveTimeout"/> or the call's own timeout.
@@ -95,25 +127,14 @@ namespace NetZeroMQ
 
                     if (PollSocket(Interop.Zmq.ZMQ_POLLIN, waker, waitMs) < 0)
                     {
-                        int pollErrno = Interop.Zmq.zmq_errno();
-                        if (pollErrno != ErrorMap.EINTR)
-                        {
-                            ZmqThrow.Error(pollErrno, "receive (zmq_poll)");
-                        }
-
+                        ThrowUnlessInterrupted("receive (zmq_poll)");
                         continue;
                     }
 
-                    int rc = op.Invoke(_socket, flags | Interop.Zmq.ZMQ_DONTWAIT);
+                    int rc = AttemptWhileWaiting(ref op, flags | Interop.Zmq.ZMQ_DONTWAIT, "receive");
                     if (rc >= 0)
                     {
                         return rc;
-                    }
-
-                    int errno = Interop.Zmq.zmq_errno();
-                    if (errno != ErrorMap.EAGAIN && errno != ErrorMap.EINTR)
-                    {
-                        ZmqThrow.Error(errno, "receive");
                     }
                 }
             }
@@ -165,16 +186,10 @@ namespace NetZeroMQ
                         nativeTimeout = slice;
                     }
 
-                    int rc = op.Invoke(_socket, flags & ~Interop.Zmq.ZMQ_DONTWAIT);
+                    int rc = AttemptWhileWaiting(ref op, flags & ~Interop.Zmq.ZMQ_DONTWAIT, "send");
                     if (rc >= 0)
                     {
                         return rc;
-                    }
-
-                    int errno = Interop.Zmq.zmq_errno();
-                    if (errno != ErrorMap.EAGAIN && errno != ErrorMap.EINTR)
-                    {
-                        ZmqThrow.Error(errno, "send");
                     }
                 }
             }
@@ -216,12 +231,7 @@ namespace NetZeroMQ
                 int ready = PollSocket(Interop.Zmq.ZMQ_POLLOUT, waker, slice);
                 if (ready < 0)
                 {
-                    int pollErrno = Interop.Zmq.zmq_errno();
-                    if (pollErrno != ErrorMap.EINTR)
-                    {
-                        ZmqThrow.Error(pollErrno, "send (zmq_poll)");
-                    }
-
+                    ThrowUnlessInterrupted("send (zmq_poll)");
                     continue;
                 }
 
@@ -230,16 +240,10 @@ namespace NetZeroMQ
                     continue;
                 }
 
-                int rc = op.Invoke(_socket, flags | Interop.Zmq.ZMQ_DONTWAIT);
+                int rc = AttemptWhileWaiting(ref op, flags | Interop.Zmq.ZMQ_DONTWAIT, "send");
                 if (rc >= 0)
                 {
                     return rc;
-                }
-
-                int errno = Interop.Zmq.zmq_errno();
-                if (errno != ErrorMap.EAGAIN && errno != ErrorMap.EINTR)
-                {
-                    ZmqThrow.Error(errno, "send");
                 }
 
                 Thread.Sleep(1);
