@@ -86,26 +86,10 @@ namespace NetZeroMQ.Tests.Draft
             RadioDishTraffic.AssertJoinedGroupOnly(radio, dish);
         }
 
-        [Fact]
-        public void RadioDish_UdpUnicast_JoinedGroupOnly_ArrivesWithItsGroup()
-        {
-            using Context context = Zmq.NewContext();
-            using Socket? dish = DraftSocketsFixture.NewOrAssertUnsupported(context, DraftSocketType.Dish);
-            if (dish is null)
-            {
-                return;
-            }
-
-            using Socket radio = DraftSocketsFixture.NewOrAssertUnsupported(context, DraftSocketType.Radio)!;
-            string endpoint = "udp://127.0.0.1:" + DraftSocketsFixture.FreeUdpPort();
-            dish.Bind(endpoint);
-            dish.Join("weather");
-            radio.Connect(endpoint);
-            RadioDishTraffic.AssertJoinedGroupOnly(radio, dish);
-        }
-
-        [Fact]
-        public void RadioDish_UdpMulticastOnLoopback_JoinedGroupOnly_ArrivesWithItsGroup()
+        [Theory]
+        [InlineData(false)]
+        [InlineData(true)]
+        public void RadioDish_UdpUnicastAndMulticastOnLoopback_JoinedGroupOnly_ArrivesWithItsGroup(bool multicast)
         {
             using Context context = Zmq.NewContext();
             using Socket? dish = DraftSocketsFixture.NewOrAssertUnsupported(context, DraftSocketType.Dish);
@@ -116,9 +100,10 @@ namespace NetZeroMQ.Tests.Draft
 
             using Socket radio = DraftSocketsFixture.NewOrAssertUnsupported(context, DraftSocketType.Radio)!;
 
-            // interface;multicast-address:port. The address is random in the organisation-local scope (239.255/16).
+            // Multicast is interface;multicast-address:port, the address random in the organisation-local scope (239.255/16).
             var random = new Random();
-            string endpoint = "udp://127.0.0.1;239.255." + random.Next(1, 255) + "." + random.Next(1, 255) + ":" + DraftSocketsFixture.FreeUdpPort();
+            string group = multicast ? "127.0.0.1;239.255." + random.Next(1, 255) + "." + random.Next(1, 255) : "127.0.0.1";
+            string endpoint = "udp://" + group + ":" + DraftSocketsFixture.FreeUdpPort();
             dish.Bind(endpoint);
             dish.Join("weather");
             radio.Connect(endpoint);
