@@ -32,6 +32,19 @@ public sealed class Interleaved
     /// <summary>Counts a failure that happened outside <see cref="Run"/> (a pilot run).</summary>
     public void Fail() => Failures++;
 
+    /// <summary>Prints the table's rows and, if runs failed, says so; returns the mode's exit code (3 if any run failed).</summary>
+    public int PrintRows(List<string> rows)
+    {
+        rows.ForEach(Console.WriteLine);
+        if (Failures > 0)
+        {
+            Console.WriteLine();
+            Console.WriteLine(Failures + " run(s) failed; see the messages above. Medians are over the successful runs only.");
+        }
+
+        return Failures == 0 ? 0 : 3;
+    }
+
     /// <summary>Runs <paramref name="rounds"/> interleaved rounds of the two sides, printing one progress line per round.</summary>
     public (List<ChildResult> First, List<ChildResult> Second) Run(
         string label, int rounds, ChildCommand first, ChildCommand second, string firstName, string secondName, string field = "msg_per_sec", double scale = 1e-6, string unit = " M")

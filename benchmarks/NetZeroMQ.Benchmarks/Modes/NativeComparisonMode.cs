@@ -177,14 +177,7 @@ public static class NativeComparisonMode
             Console.WriteLine("|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|");
         }
 
-        rows.ForEach(Console.WriteLine);
-        if (runner.Failures > 0)
-        {
-            Console.WriteLine();
-            Console.WriteLine(runner.Failures + " run(s) failed; see the messages above. Medians are over the successful runs only.");
-        }
-
-        return runner.Failures == 0 ? 0 : 3;
+        return runner.PrintRows(rows);
     }
 
     /// <summary>One markdown row of round-trip latencies: p50 and p99 medians of both sides and their ratios.</summary>

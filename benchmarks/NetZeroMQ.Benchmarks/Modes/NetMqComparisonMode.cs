@@ -144,14 +144,7 @@ public static class NetMqComparisonMode
             Console.WriteLine("|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         }
 
-        rows.ForEach(Console.WriteLine);
-        if (runner.Failures > 0)
-        {
-            Console.WriteLine();
-            Console.WriteLine(runner.Failures + " run(s) failed; see the messages above. Medians are over the successful runs only.");
-        }
-
-        return runner.Failures == 0 ? 0 : 3;
+        return runner.PrintRows(rows);
     }
 
     private static string Allocations(List<ChildResult> ours, List<ChildResult> netmq) => string.Create(
