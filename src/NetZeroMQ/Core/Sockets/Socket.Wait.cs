@@ -81,6 +81,22 @@ namespace NetZeroMQ
             return -1;
         }
 
+        /// <summary>
+        /// The start of each turn of a wait loop: throws if the socket is being disposed or the call was cancelled, else returns
+        /// how long this turn may wait — the rest of the deadline, or at most <see cref="UninterruptibleSliceMs"/> when
+        /// <paramref name="sliced"/> (nothing can interrupt the wait) — and 0 when the time is up.
+        /// </summary>
+        private int NextTurn(Deadline deadline, CancellationToken cancellation, bool sliced)
+        {
+            if (_guard.IsDisposeRequested)
+            {
+                ThrowDisposed();
+            }
+
+            cancellation.ThrowIfCancellationRequested();
+            return sliced ? deadline.SliceMilliseconds(UninterruptibleSliceMs) : deadline.RemainingMilliseconds;
+        }
+
         /// <summary>A <c>zmq_poll</c> of a wait loop failed: a signal (EINTR) means wait again, anything else throws.</summary>
         private static void ThrowUnlessInterrupted(string operation)
         {
@@ -113,13 +129,7 @@ namespace NetZeroMQ
             {
                 while (true)
                 {
-                    if (_guard.IsDisposeRequested)
-                    {
-                        ThrowDisposed();
-                    }
-
-                    cancellation.ThrowIfCancellationRequested();
-                    int waitMs = sliced ? deadline.SliceMilliseconds(UninterruptibleSliceMs) : deadline.RemainingMilliseconds;
+                    int waitMs = NextTurn(deadline, cancellation, sliced);
                     if (waitMs == 0)
                     {
                         return TimedOut(wait, "receive");
@@ -168,13 +178,7 @@ namespace NetZeroMQ
             {
                 while (true)
                 {
-                    if (_guard.IsDisposeRequested)
-                    {
-                        ThrowDisposed();
-                    }
-
-                    wait.CancellationToken.ThrowIfCancellationRequested();
-                    int slice = deadline.SliceMilliseconds(UninterruptibleSliceMs);
+                    int slice = NextTurn(deadline, wait.CancellationToken, sliced: true);
                     if (slice == 0)
                     {
                         return TimedOut(wait, "send");
@@ -216,13 +220,7 @@ namespace NetZeroMQ
             WakerHandle? waker = GetOrCreateWakerWhileLeased();
             while (true)
             {
-                if (_guard.IsDisposeRequested)
-                {
-                    ThrowDisposed();
-                }
-
-                wait.CancellationToken.ThrowIfCancellationRequested();
-                int slice = deadline.SliceMilliseconds(UninterruptibleSliceMs);
+                int slice = NextTurn(deadline, wait.CancellationToken, sliced: true);
                 if (slice == 0)
                 {
                     return TimedOut(wait, "send");
