@@ -188,10 +188,12 @@ case "$job" in
             # The quick suite, then the whole achievement matrix with the NetMQ column: it ends with the combined table
             # (pattern x transport x size: msg/s, ratio to native and to NetMQ, B/msg) and prints where its results file
             # and chart are (artifacts/bench). See benchmarks/NetZeroMQ.Benchmarks/README.md, --matrix.
-            # A failing suite case does not skip the matrix; the job still fails afterwards.
+            # A failing suite case does not skip the matrix; the job still fails afterwards. BENCH_MATRIX_ARGS adds options
+            # to the matrix (e.g. "--sizes 64,65536 --transports inproc,tcp" for a shorter run, "--pin").
             suite=0
             dotnet run -c Release -- --quick || suite=$?
-            dotnet run -c Release --no-build -- --matrix --with-netmq
+            read -r -a matrix_args <<<"${BENCH_MATRIX_ARGS:-}"
+            dotnet run -c Release --no-build -- --matrix --with-netmq "${matrix_args[@]}"
             exit "$suite"
         fi
         ;;

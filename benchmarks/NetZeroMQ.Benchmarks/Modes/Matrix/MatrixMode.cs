@@ -221,14 +221,14 @@ public static class MatrixMode
         return asked ? null : "not asked for (--with-netmq)";
     }
 
-    /// <summary>Prints the tables, writes them to stem.md and the chart to stem.png (and to --chart).</summary>
-    private static void Publish(MatrixResults results, string stem, string? chart)
+    /// <summary>Prints the tables; writes them to stem.md and the chart to stem.png unless stem is null; the chart to --chart too.</summary>
+    private static void Publish(MatrixResults results, string? stem, string? chart)
     {
         var text = new StringWriter();
         MatrixReport.Write(text, results);
         Console.WriteLine();
         Console.Write(text.ToString());
-        if (stem.Length > 0)
+        if (stem is not null)
         {
             File.WriteAllText(stem + ".md", text.ToString());
             MatrixChart.Save(results, stem + ".png");
@@ -261,7 +261,7 @@ public static class MatrixMode
             return 2;
         }
 
-        Publish(results, "", chart);
+        Publish(results, stem: null, chart);
         return 0;
     }
 }
