@@ -33,13 +33,15 @@
 #include <time.h>
 #include <unistd.h>
 
-enum pattern { PUSHPULL, PUBSUB, ROUTERROUTER, PAIR, DEALERROUTER, REQREP };
+enum pattern { PUSHPULL, PUBSUB, ROUTERROUTER, PAIR, DEALERROUTER, REQREP,
+               DEALERDEALER, ROUTERROUTERPOLLER };
 enum transport { INPROC, IPC, TCP };
 enum mode { BLOCKING, NONBLOCKING, POLLER };
 enum api { API_MSG, API_BUF, API_ZC };
 
 static const char *const pattern_names[] = {"pushpull", "pubsub", "routerrouter",
-                                            "pair", "dealerrouter", "reqrep"};
+                                            "pair", "dealerrouter", "reqrep",
+                                            "dealerdealer", "routerrouterpoller"};
 static const char *const transport_names[] = {"inproc", "ipc", "tcp"};
 static const char *const mode_names[] = {"blocking", "nonblocking", "poller"};
 static const char *const api_names[] = {"msg", "buf", "zc"};
@@ -165,6 +167,8 @@ static void *open_socket (const struct run *r, int sender)
       [PAIR] = {ZMQ_PAIR, ZMQ_PAIR},
       [DEALERROUTER] = {ZMQ_DEALER, ZMQ_ROUTER},
       [REQREP] = {ZMQ_REQ, ZMQ_REP},
+      [DEALERDEALER] = {ZMQ_DEALER, ZMQ_DEALER},
+      [ROUTERROUTERPOLLER] = {ZMQ_ROUTER, ZMQ_ROUTER},
     };
     const struct options *o = r->opt;
     void *s = zmq_socket (r->ctx, types[o->pattern][sender ? 0 : 1]);
@@ -187,6 +191,7 @@ static void *open_socket (const struct run *r, int sender)
                 setup_failed ("ZMQ_SUBSCRIBE");
             break;
         case ROUTERROUTER:
+        case ROUTERROUTERPOLLER:
             if (zmq_setsockopt (s, ZMQ_ROUTING_ID, sender ? SENDER_ID : RECEIVER_ID, 1))
                 setup_failed ("ZMQ_ROUTING_ID");
             /* fail (EHOSTUNREACH) instead of silently dropping unroutable
@@ -416,7 +421,7 @@ static void *sender_main (void *arg)
 {
     struct run *r = arg;
     const struct options *o = r->opt;
-    const int routed = o->pattern == ROUTERROUTER;
+    const int routed = o->pattern == ROUTERROUTER || o->pattern == ROUTERROUTERPOLLER;
 
     void *s = open_socket (r, 1);
     barrier_wait (&r->bound);
@@ -536,6 +541,22 @@ static inline int recv_frame (struct receiver *x, size_t cap)
     return recv_wait (x, cap, rc);
 }
 
+/* routerrouterpoller: wait in zmq_poll on the socket before every message,
+ * as an application that serves several sockets from one poller does.
+ * Returns 0 when the socket is readable, -1 after recording the failure. */
+static int poll_in (struct receiver *x)
+{
+    zmq_pollitem_t item = {x->sock, 0, ZMQ_POLLIN, 0};
+    int n;
+    while ((n = zmq_poll (&item, 1, x->timeout_ms)) < 0 && zmq_errno () == EINTR)
+        ;
+    if (n > 0)
+        return 0;
+    run_failed (x->r, n == 0 ? "zmq_poll: nothing received for --timeout-ms" : "zmq_poll",
+                n == 0 ? 0 : zmq_errno ());
+    return -1;
+}
+
 struct batch_arg {
     struct receiver *x;
     int routed;
@@ -551,9 +572,12 @@ static void receive_batch (struct batch_arg *b)
     const int routed = b->routed;
     const size_t size = r->opt->size;
     const long long count = b->count;
+    const int polled = r->opt->pattern == ROUTERROUTERPOLLER;
     long long n = 0;
     unsigned long long bytes = 0;
     while (n < count && !atomic_load_explicit (&r->failed, memory_order_relaxed)) {
+        if (polled && poll_in (x) != 0)
+            break;
         /* ROUTER receives [sender id "S"][payload]; the id must be 1 byte */
         int idlen;
         if (routed && (idlen = recv_frame (x, 256)) != 1) {
@@ -616,7 +640,8 @@ static void *receiver_main (void *arg)
 {
     struct run *r = arg;
     const struct options *o = r->opt;
-    const int routed = o->pattern == ROUTERROUTER || o->pattern == DEALERROUTER;
+    const int routed = o->pattern == ROUTERROUTER || o->pattern == DEALERROUTER
+                       || o->pattern == ROUTERROUTERPOLLER;
 
     void *s = open_socket (r, 0);
     if (zmq_bind (s, r->bind_addr) != 0)
@@ -660,7 +685,8 @@ static void *receiver_main (void *arg)
 static void usage (FILE *f)
 {
     fputs ("usage: nzmq_native\n"
-           "  [--pattern pushpull|pubsub|routerrouter|pair|dealerrouter]\n"
+           "  [--pattern pushpull|pubsub|routerrouter|pair|dealerrouter|\n"
+           "             dealerdealer|routerrouterpoller]\n"
            "  [--transport inproc|ipc|tcp] [--size N] [--count N] [--hwm N]\n"
            "  [--mode blocking|nonblocking|poller] [--api msg|buf|zc]\n"
            "  [--timeout-ms N] [--warmup N] [--warmup-seconds S]\n"
@@ -744,6 +770,11 @@ static void parse_args (int argc, char **argv, struct options *o)
     const int pingable = o->pattern == REQREP || o->pattern == DEALERROUTER;
     if (o->roundtrip && (!pingable || o->api != API_BUF || o->mode != BLOCKING)) {
         fputs ("nzmq_native: --roundtrip needs --pattern reqrep|dealerrouter, --api buf and --mode blocking\n", stderr);
+        exit (EXIT_USAGE);
+    }
+    if (o->pattern == ROUTERROUTERPOLLER && o->mode != BLOCKING) {
+        /* it waits in zmq_poll itself before each message */
+        fputs ("nzmq_native: --pattern routerrouterpoller needs --mode blocking\n", stderr);
         exit (EXIT_USAGE);
     }
     if (!o->roundtrip && o->pattern == REQREP) {

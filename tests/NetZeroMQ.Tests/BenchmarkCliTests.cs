@@ -55,6 +55,7 @@ namespace NetZeroMQ.Tests
         [InlineData("--netmq", "--bogus")]
         [InlineData("--netmq-cell", "--bogus")]
         [InlineData("--rtt-cell", "--bogus")]
+        [InlineData("--matrix", "--bogus")]
         [InlineData("--quick", "--bogus")]
         public void UnknownOption_ExitsTwoWithTheErrorAndUsageOnStderr(params string[] args)
         {
@@ -68,8 +69,9 @@ namespace NetZeroMQ.Tests
         }
 
         [Theory]
-        [InlineData("--rounds is an option of --mode-test, --native, --netmq, not of --test", "--test", "--rounds", "3")]
-        [InlineData("--pin is an option of --native, --netmq, not of the BenchmarkDotNet suite (no mode)", "--pin")]
+        [InlineData("--rounds is an option of --mode-test, --native, --netmq, --matrix, not of --test", "--test", "--rounds", "3")]
+        [InlineData("--pin is an option of --native, --netmq, --matrix, not of the BenchmarkDotNet suite (no mode)", "--pin")]
+        [InlineData("--with-netmq is an option of --matrix, not of --native", "--native", "--with-netmq")]
         [InlineData("--quick is an option of the BenchmarkDotNet suite (no mode), not of --native", "--quick", "--native")]
         [InlineData("--quick is an option of the BenchmarkDotNet suite (no mode), not of --native", "--native", "--quick")]
         [InlineData("--mode-test is a mode: give one mode, first", "--native", "--mode-test")]
@@ -97,6 +99,11 @@ namespace NetZeroMQ.Tests
         [InlineData("--impl: unknown value 'zmq' (one of: netzeromq, netmq)", "--rtt-cell", "--impl", "zmq")]
         [InlineData("--pattern: unknown value 'pushpull'", "--rtt-cell", "--pattern", "pushpull")]
         [InlineData("--warmup-seconds: '0' is not a positive number", "--native", "--warmup-seconds", "0")]
+        [InlineData("--patterns: unknown value 'reqrep' (one of: pushpull, pair, pubsub, dealerdealer, dealerrouter, routerrouter, routerrouterpoller)", "--matrix", "--patterns", "reqrep")]
+        [InlineData("--api: unknown value 'frame' (one of: buf, msg, zc)", "--matrix", "--api", "frame")]
+        [InlineData("--sizes: '-64' is not a positive integer", "--matrix", "--sizes", "-64")]
+        [InlineData("--rounds does not apply with --from", "--matrix", "--from", "results.json", "--rounds", "2")]
+        [InlineData("--with-netmq does not apply with --from", "--matrix", "--with-netmq", "--from", "results.json")]
         public void MalformedValue_ExitsTwoNamingTheOption(string expected, params string[] args)
         {
             (int exitCode, string output, string error) = RunTool(args);
@@ -117,6 +124,77 @@ namespace NetZeroMQ.Tests
             Assert.Equal(UsageError, exitCode);
             Assert.Equal("", output);
             Assert.Contains(expected, error, StringComparison.Ordinal);
+        }
+
+        [Fact]
+        public void MatrixFrom_MissingFile_ExitsTwoNamingIt()
+        {
+            string missing = Path.Combine(Path.GetTempPath(), "nzmq-no-such-results-" + Guid.NewGuid().ToString("N") + ".json");
+
+            (int exitCode, string output, string error) = RunTool("--matrix", "--from", missing);
+
+            Assert.Equal(UsageError, exitCode);
+            Assert.Equal("", output);
+            Assert.Contains("error: --from " + missing, error, StringComparison.Ordinal);
+        }
+
+        /// <summary>
+        /// --matrix --from prints the tables of a results file and draws its chart without measuring: the numbers come from the
+        /// runs in the file (per-round ratios, their median and cv, the mean over the cells measured, the cells below 0.90), and a
+        /// cell that did not run or whose rounds all failed is shown as not measured, with the reason, never with a number.
+        /// </summary>
+        [Fact]
+        public void MatrixFrom_PrintsOnlyWhatTheResultsFileMeasured()
+        {
+            string folder = Path.Combine(Path.GetTempPath(), "nzmq-matrix-" + Guid.NewGuid().ToString("N"));
+            Directory.CreateDirectory(folder);
+            try
+            {
+                string results = Path.Combine(folder, "results.json");
+                string chart = Path.Combine(folder, "chart.png");
+                File.WriteAllText(results, """
+                    {
+                      "Started": "2026-01-02 03:04:05Z", "Finished": "2026-01-02 03:05:05Z", "Command": "dotnet run -c Release -- --matrix",
+                      "Api": "buf", "Rounds": 2, "Seconds": 0.2, "WarmupSeconds": 1, "Pinned": false, "Cpus": 2,
+                      "LoadAtStart": "0.10 0.20 0.30", "LoadAtEnd": "0.40 0.50 0.60",
+                      "Cells": [
+                        { "Pattern": "pushpull", "Transport": "inproc", "Size": 64, "Count": 1000,
+                          "Native": [100, 200], "Dotnet": [90, 220], "NetMq": [10, 10], "DotnetBytesPerMessage": [0, 0], "NetMqBytesPerMessage": [200, 200] },
+                        { "Pattern": "pair", "Transport": "ipc", "Size": 256, "NotRun": "the native pilot run failed (message above)",
+                          "NetMqNotRun": "the NetMQ comparison has PUSH/PULL and PUB/SUB only" },
+                        { "Pattern": "dealerdealer", "Transport": "tcp", "Size": 1024, "Count": 2000, "Native": [100, 100], "Dotnet": [null, null],
+                          "NetMqNotRun": "the NetMQ comparison has PUSH/PULL and PUB/SUB only" },
+                        { "Pattern": "pubsub", "Transport": "tcp", "Size": 65536, "Count": 3000, "Native": [100, 100], "Dotnet": [80, 84],
+                          "NetMqNotRun": "not asked for (--with-netmq)", "DotnetBytesPerMessage": [0.5, 1.5] }
+                      ]
+                    }
+                    """);
+
+                (int exitCode, string output, string error) = RunTool("--matrix", "--from", results, "--chart", chart);
+
+                Assert.Equal(0, exitCode);
+                Assert.Equal("", error);
+                Assert.Contains("| PUSH/PULL | inproc | 1.00 (14%) |  |  |  |", output, StringComparison.Ordinal);
+                Assert.Contains("| PAIR | ipc |  | not run |  |  |", output, StringComparison.Ordinal);
+                Assert.Contains("| DEALER/DEALER | tcp |  |  | not run |  |", output, StringComparison.Ordinal);
+                Assert.Contains("| PUB/SUB | tcp |  |  |  | 0.82 (3%) |", output, StringComparison.Ordinal);
+                Assert.Contains("Mean over the 2 cells measured (of 4): 0.910; lowest 0.82, highest 1.00.", output, StringComparison.Ordinal);
+                Assert.Contains("Cells below 0.90 (1 of 2 measured): PUB/SUB tcp 64 KiB 0.82.", output, StringComparison.Ordinal);
+                Assert.Contains(
+                    "Not measured (2): PAIR ipc 256 B: the native pilot run failed (message above); DEALER/DEALER tcp 1 KiB: every round failed on a side (messages above).",
+                    output,
+                    StringComparison.Ordinal);
+                Assert.Contains("| PUSH/PULL | inproc | 64 B | 1,000 | 150 | 155 | 1.00 | 14% | 10 | 15.50 | 0.0 | 200.0 |", output, StringComparison.Ordinal);
+                Assert.Contains("| PAIR | ipc | 256 B | - | not run: the native pilot run failed (message above) |", output, StringComparison.Ordinal);
+                Assert.Contains("| PUB/SUB | tcp | 64 KiB | 3,000 | 100 | 82 | 0.82 | 3% | not run: not asked for (--with-netmq) | | 1.0 |  |", output, StringComparison.Ordinal);
+                byte[] png = File.ReadAllBytes(chart);
+                Assert.True(png.Length > 1000, $"chart of {png.Length} bytes");
+                Assert.Equal(new byte[] { 0x89, (byte)'P', (byte)'N', (byte)'G' }, png.Take(4).ToArray());
+            }
+            finally
+            {
+                Directory.Delete(folder, recursive: true);
+            }
         }
 
         [Fact]

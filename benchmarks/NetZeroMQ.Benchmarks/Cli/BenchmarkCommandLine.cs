@@ -4,6 +4,7 @@ using System.CommandLine;
 using System.CommandLine.Parsing;
 using System.Linq;
 using NetZeroMQ.Benchmarks.Modes;
+using NetZeroMQ.Benchmarks.Modes.Matrix;
 
 namespace NetZeroMQ.Benchmarks.Cli;
 
@@ -33,6 +34,7 @@ public static class BenchmarkCommandLine
         AllocationTestMode.Command,
         NativeComparisonMode.Command,
         NetMqComparisonMode.Command,
+        MatrixMode.Command,
         NativeCellMode.Command,
         NetMqCellMode.Command,
         RoundTripCellMode.Command,

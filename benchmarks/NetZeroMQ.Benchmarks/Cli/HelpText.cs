@@ -31,8 +31,8 @@ public static class HelpText
         WriteSection(output, "Everywhere:", new[] { BenchmarkCommandLine.Help });
         output.WriteLine();
         output.WriteLine("Exit codes: 0 ok; 1 a benchmark, --test or --alloc-test failed; 2 usage error, nothing selected or a missing");
-        output.WriteLine("prerequisite (gcc, libzmq headers, taskset); 3 a --native, --netmq or cell (--cell, --netmq-cell, --rtt-cell)");
-        output.WriteLine("measurement failed.");
+        output.WriteLine("prerequisite (gcc, libzmq headers, taskset); 3 a --native, --netmq, --matrix or cell (--cell, --netmq-cell,");
+        output.WriteLine("--rtt-cell) measurement failed.");
     }
 
     /// <summary>The start of the help: how to call the tool and its modes. Printed under a usage error.</summary>
@@ -40,7 +40,8 @@ public static class HelpText
     {
         output.WriteLine(BenchmarkCommandLine.Root.Description);
         output.WriteLine();
-        output.WriteLine("Usage (in benchmarks/NetZeroMQ.Benchmarks; from the repository root: ./build.sh bench [options], default --quick):");
+        output.WriteLine("Usage (in benchmarks/NetZeroMQ.Benchmarks; from the repository root: ./build.sh bench [options], which");
+        output.WriteLine("without options runs --quick, then --matrix --with-netmq):");
         output.WriteLine("  dotnet run -c Release -- [suite options]          the BenchmarkDotNet suite; without --filter, every case");
         output.WriteLine("  dotnet run -c Release -- <mode> [mode options]    one diagnostic mode");
         output.WriteLine();

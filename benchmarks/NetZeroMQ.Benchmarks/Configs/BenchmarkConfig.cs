@@ -1,3 +1,4 @@
+using System;
 using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Diagnosers;
@@ -17,5 +18,9 @@ public static class BenchmarkConfig
             .AddColumn(CategoriesColumn.Default)
             .AddColumn(new LatencyColumn(), new MessagesPerSecondColumn(), new MegabytesPerSecondColumn())
             .WithOrderer(new DefaultOrderer(SummaryOrderPolicy.Declared, MethodOrderPolicy.Declared))
-            .WithOptions(ConfigOptions.DisableLogFile);
+            .WithOptions(ConfigOptions.DisableLogFile)
+
+            // BenchmarkDotNet builds a copy of this project before running; its default limit of 2 minutes was reached on
+            // this 2-core VM under load (load average 37: restore 47 s, the build cut off), which failed the whole suite.
+            .WithBuildTimeout(TimeSpan.FromMinutes(10));
 }

@@ -77,7 +77,7 @@ public static class ConnectivityTestMode
         byte[] expected = Encoding.UTF8.GetBytes($"NetZeroMQ {pattern} over {transport}: é€ {Guid.NewGuid()}");
         Socket sender = rig.Sockets.Sender;
         Socket receiver = rig.Sockets.Receiver;
-        if (rig.Sockets.IsRouted)
+        if (rig.Sockets.SenderRouted)
         {
             sender.Send(SocketPair.ReceiverRoutingId, SendFlags.SendMore);
         }
@@ -87,7 +87,7 @@ public static class ConnectivityTestMode
         RecvResult result;
         do
         {
-            if (rig.Sockets.IsRouted)
+            if (rig.Sockets.ReceiverRouted)
             {
                 byte[] id = receiver.RecvBytes();
                 if (!id.AsSpan().SequenceEqual(SocketPair.SenderRoutingId) || !receiver.HasMore)

@@ -63,6 +63,27 @@ public sealed class Interleaved
         return (a, b);
     }
 
+    /// <summary>
+    /// Runs <paramref name="rounds"/> rounds of any number of sides, one after the other in each round, printing one progress
+    /// line per round; returns every run, failed ones included, as [round][side], so that per-round ratios stay paired.
+    /// </summary>
+    public ChildResult[][] RunRounds(string label, int rounds, IReadOnlyList<(string Name, ChildCommand Command)> sides)
+    {
+        var results = new ChildResult[rounds][];
+        for (int round = 0; round < rounds; round++)
+        {
+            results[round] = sides.Select(side => Start(side.Command)).ToArray();
+            for (int i = 0; i < sides.Count; i++)
+            {
+                Keep(results[round][i], sides[i].Command, new List<ChildResult>());
+            }
+
+            Console.WriteLine($"  {label} round {round + 1}/{rounds}: " + string.Join("  ", sides.Select((side, i) => side.Name + " " + Show(results[round][i], "msg_per_sec", 1e-6, " M"))));
+        }
+
+        return results;
+    }
+
     public ChildResult Start(ChildCommand command) => ChildProcess.Run(command.Program, command.Arguments, _pin, ChildTimeout, _environment);
 
     /// <summary>The median (and spread) of one field over the successful runs.</summary>

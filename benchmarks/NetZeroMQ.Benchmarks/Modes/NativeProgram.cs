@@ -59,7 +59,7 @@ public static class NativeProgram
         return false;
     }
 
-    private static string? FindRepositoryRoot()
+    public static string? FindRepositoryRoot()
     {
         foreach (string start in new[] { Environment.CurrentDirectory, AppContext.BaseDirectory })
         {

@@ -28,10 +28,21 @@ public sealed class PayloadReceiver : IDisposable
     private readonly byte[] _idBuffer = new byte[RoutingIdBufferSize];
     private readonly Message? _message;
     private readonly Poller? _poller;
+    private readonly bool _pollEach;
 
-    public PayloadReceiver(Socket socket, bool routed, BufferStrategy strategy, ReceiveMode mode, int messageSize, TimeSpan timeout)
+    /// <param name="pollEach">
+    /// Wait in a Poller on the socket before every message, then receive it blocking (what an application serving several
+    /// sockets from one poller does; the native program's routerrouterpoller). Needs <see cref="ReceiveMode.Blocking"/>.
+    /// </param>
+    public PayloadReceiver(Socket socket, bool routed, bool pollEach, BufferStrategy strategy, ReceiveMode mode, int messageSize, TimeSpan timeout)
     {
+        if (pollEach && mode != ReceiveMode.Blocking)
+        {
+            throw new ArgumentException($"polling before every message has its own wait: the receive mode must be Blocking, not {mode}", nameof(mode));
+        }
+
         _socket = socket;
+        _pollEach = pollEach;
         _routed = routed;
         _strategy = strategy;
         _mode = mode;
@@ -46,7 +57,7 @@ public sealed class PayloadReceiver : IDisposable
             _message = new Message();
         }
 
-        if (mode == ReceiveMode.Poller)
+        if (mode == ReceiveMode.Poller || pollEach)
         {
             _poller = new Poller();
             _poller.Add(socket, PollEvents.In);
@@ -66,7 +77,7 @@ public sealed class PayloadReceiver : IDisposable
     /// <summary>Receives <paramref name="count"/> timed messages and returns their payload bytes (already checked).</summary>
     public long ReceiveBatch(int count)
     {
-        long bytes = _mode switch
+        long bytes = _pollEach ? ReceivePollingEach(count) : _mode switch
         {
             ReceiveMode.Blocking => ReceiveBlocking(count),
             ReceiveMode.BlockingBatch => ReceiveBlockingBatch(count),
@@ -96,6 +107,23 @@ public sealed class PayloadReceiver : IDisposable
         int received = 0;
         while (received < count)
         {
+            Account(ReceiveMessage(wait: true), ref bytes, ref received);
+        }
+
+        return bytes;
+    }
+
+    private long ReceivePollingEach(int count)
+    {
+        long bytes = 0;
+        int received = 0;
+        while (received < count)
+        {
+            if (_poller!.Poll(_timeoutMs) == 0)
+            {
+                throw Stalled(received, count);
+            }
+
             Account(ReceiveMessage(wait: true), ref bytes, ref received);
         }
 

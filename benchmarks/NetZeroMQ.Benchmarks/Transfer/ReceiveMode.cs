@@ -30,7 +30,12 @@ public enum ReceiveMode
 /// <summary>Which receive modes apply to a pattern.</summary>
 public static class ReceiveModes
 {
-    /// <summary>Every mode, except Async for routed patterns (the async loop reads single-frame messages).</summary>
+    /// <summary>
+    /// Every mode, except Async for routed receivers (the async loop reads single-frame messages); only Blocking for a pattern
+    /// whose receiver waits in a Poller before every message (it has its own wait).
+    /// </summary>
     public static ReceiveMode[] For(Pattern pattern) =>
-        Array.FindAll(Enum.GetValues<ReceiveMode>(), mode => mode != ReceiveMode.Async || pattern != Pattern.RouterRouter);
+        Patterns.PollsEachMessage(pattern)
+            ? new[] { ReceiveMode.Blocking }
+            : Array.FindAll(Enum.GetValues<ReceiveMode>(), mode => mode != ReceiveMode.Async || !Patterns.ReceiverRouted(pattern));
 }

@@ -5,7 +5,8 @@ namespace NetZeroMQ.Benchmarks.Transfer;
 
 /// <summary>
 /// One context and the two sockets of a pattern, set up as the native method asks: the receiver binds and the sender connects,
-/// LINGER 0, send and receive timeouts so nothing can hang, default HWM, XPUB_NODROP on PUB, ROUTER_MANDATORY on the sending ROUTER.
+/// LINGER 0, send and receive timeouts so nothing can hang, default HWM, XPUB_NODROP on PUB, ROUTER_MANDATORY on the sending ROUTER,
+/// routing id "S" on the sending DEALER of DealerRouter.
 /// </summary>
 public sealed class SocketPair : IDisposable
 {
@@ -27,12 +28,16 @@ public sealed class SocketPair : IDisposable
             {
                 Pattern.PushPull => SocketType.Pull,
                 Pattern.PubSub => SocketType.Sub,
+                Pattern.Pair => SocketType.Pair,
+                Pattern.DealerDealer => SocketType.Dealer,
                 _ => SocketType.Router,
             });
             Sender = new Socket(Context, pattern switch
             {
                 Pattern.PushPull => SocketType.Push,
                 Pattern.PubSub => SocketType.Pub,
+                Pattern.Pair => SocketType.Pair,
+                Pattern.DealerDealer or Pattern.DealerRouter => SocketType.Dealer,
                 _ => SocketType.Router,
             });
             foreach (Socket socket in new[] { Receiver, Sender })
@@ -47,11 +52,16 @@ public sealed class SocketPair : IDisposable
                 Receiver.Subscribe("");
                 Sender.SetOption(SocketOptions.XPubNoDrop, true);
             }
-            else if (pattern == Pattern.RouterRouter)
+            else if (Patterns.SenderRouted(pattern))
             {
                 Receiver.RoutingId = ReceiverRoutingId;
                 Sender.RoutingId = SenderRoutingId;
                 Sender.SetOption(SocketOptions.RouterMandatory, true);
+            }
+            else if (pattern == Pattern.DealerRouter)
+            {
+                // A fixed 1-byte id, so the receiver's id frame is predictable (as the native program sets it).
+                Sender.RoutingId = SenderRoutingId;
             }
 
             string bind = Endpoints.ForBind(transport);
@@ -78,8 +88,11 @@ public sealed class SocketPair : IDisposable
 
     public string Endpoint { get; } = "";
 
-    /// <summary>Whether each message is [routing id][payload] on the wire (ROUTER to ROUTER).</summary>
-    public bool IsRouted => Pattern == Pattern.RouterRouter;
+    /// <summary>Whether the sender sends each message as [routing id][payload] (it is a ROUTER).</summary>
+    public bool SenderRouted => Patterns.SenderRouted(Pattern);
+
+    /// <summary>Whether the receiver gets each message as [routing id][payload] (it is a ROUTER).</summary>
+    public bool ReceiverRouted => Patterns.ReceiverRouted(Pattern);
 
     public void Dispose()
     {
