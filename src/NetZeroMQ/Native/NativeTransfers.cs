@@ -46,4 +46,19 @@ namespace NetZeroMQ
 
         public int Invoke(nint socket, int flags) => Interop.Zmq.zmq_recv(socket, _data, _length, flags);
     }
+
+    /// <summary>
+    /// <c>zmq_msg_send</c> of a zmq_msg_t on the caller's stack: a large span send copied into a pooled buffer
+    /// (<see cref="SendBufferPool"/>). On failure the message is unchanged, so a wait loop can make the call again.
+    /// </summary>
+    internal readonly unsafe struct PooledSend : INativeTransfer
+    {
+        private readonly void* _msg;
+
+        internal PooledSend(void* msg) => _msg = msg;
+
+        public bool IsSend => true;
+
+        public int Invoke(nint socket, int flags) => Interop.Zmq.zmq_msg_send(_msg, socket, flags);
+    }
 }

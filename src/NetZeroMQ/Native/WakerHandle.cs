@@ -5,8 +5,9 @@ namespace NetZeroMQ
 {
     /// <summary>
     /// A descriptor that becomes readable when <see cref="Signal"/> is called: an eventfd on Linux, a pipe elsewhere on POSIX.
-    /// A blocking receive waits on it next to the socket in <c>zmq_poll</c>, so <c>Dispose</c> on another thread ends the wait
-    /// at once instead of leaving the thread blocked in libzmq (which has no per-socket interrupt). A Dispose's signal stays
+    /// A blocking receive waits on it next to the socket (one <c>poll</c> with the socket's <c>ZMQ_FD</c>, or <c>zmq_poll</c>
+    /// for a thread-safe socket), so <c>Dispose</c> on another thread ends the wait at once instead of leaving the thread
+    /// blocked in libzmq (which has no per-socket interrupt). A Dispose's signal stays
     /// for good; a cancelled timed receive signals it too, and takes its signal back with <see cref="Reset"/> as it ends.
     /// Windows' <c>zmq_poll</c> only accepts SOCKETs, so there no waker is made and blocking waits run in short slices instead.
     /// A waker is also an optional descriptor: where none can be had (the process is at its descriptor limit, or within

@@ -371,9 +371,11 @@ namespace NetZeroMQ
 
         private void InitSizeUnguarded(int size)
         {
-            if (Interop.Zmq.zmq_msg_init_size(_msg, (nuint)size) != 0)
+            // Large contents come from the send buffer pool, as large span sends do (see SendBufferPool: glibc's trimming).
+            int errno = SendBufferPool.Takes(size) ? SendBufferPool.Init(_msg, size)
+                : Interop.Zmq.zmq_msg_init_size(_msg, (nuint)size) != 0 ? Interop.Zmq.zmq_errno() : 0;
+            if (errno != 0)
             {
-                int errno = Interop.Zmq.zmq_errno();
                 Interop.Zmq.zmq_msg_init(_msg);
                 _handle.IsInitialized = true;
                 OnSent();

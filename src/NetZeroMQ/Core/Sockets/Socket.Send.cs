@@ -196,10 +196,41 @@ namespace NetZeroMQ
         /// <summary>Sends one frame; the caller holds the guard.</summary>
         private bool SendBytesUnguarded(ReadOnlySpan<byte> data, int flags, TransferWait wait)
         {
+            if (SendBufferPool.Takes(data.Length))
+            {
+                return SendPooledUnguarded(data, flags, wait);
+            }
+
             fixed (byte* p = &MemoryMarshal.GetReference(data))
             {
                 var op = new BufferSend(p, data.Length);
                 return Transfer(ref op, flags, wait) >= 0;
+            }
+        }
+
+        /// <summary>
+        /// Sends one large frame copied into a pooled native buffer (<see cref="SendBufferPool"/>), which libzmq gives back
+        /// when it is done with it; a frame that is not sent (would block, timed out, failed) is closed here, which gives the
+        /// buffer back at once. The caller holds the guard.
+        /// </summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private bool SendPooledUnguarded(ReadOnlySpan<byte> data, int flags, TransferWait wait)
+        {
+            ulong* msg = stackalloc ulong[Interop.Zmq.ZmqMsgSize / sizeof(ulong)];
+            SendBufferPool.InitCopy(msg, data);
+            bool sent = false;
+            try
+            {
+                var op = new PooledSend(msg);
+                sent = Transfer(ref op, flags, wait) >= 0;
+                return sent;
+            }
+            finally
+            {
+                if (!sent)
+                {
+                    Interop.Zmq.zmq_msg_close(msg);
+                }
             }
         }
 

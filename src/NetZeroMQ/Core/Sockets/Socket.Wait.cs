@@ -16,6 +16,12 @@ namespace NetZeroMQ
         private static readonly bool s_windowsPollItems = RuntimeInformation.IsOSPlatform(OSPlatform.Windows);
 
         /// <summary>
+        /// The socket's <c>ZMQ_FD</c> (its command mailbox's descriptor, fixed for the socket's life), read at the first
+        /// blocking receive that waits; -1 until then.
+        /// </summary>
+        private int _commandFd = -1;
+
+        /// <summary>
         /// Sends or receives. The first attempt never blocks (<see cref="TransferStep"/>); only if libzmq says EAGAIN and
         /// <paramref name="wait"/> allows waiting does it enter the wait loop. (These calls keep their GC transition:
         /// <c>SuppressGCTransition</c> was measured and rejected, because libzmq may run the zero-copy free callback, which is
@@ -108,9 +114,9 @@ namespace NetZeroMQ
         }
 
         /// <summary>
-        /// Blocking receive: waits in <c>zmq_poll</c> on the socket and its waker, so that <see cref="Dispose"/> from another
-        /// thread (or the cancellation of a timed call) ends the wait at once, then receives without blocking. Bounded by
-        /// <see cref="ReceiveTimeout"/> or the call's own timeout.
+        /// Blocking receive: waits on the socket and its waker (<see cref="WaitReadable"/>), so that <see cref="Dispose"/> from
+        /// another thread (or the cancellation of a timed call) ends the wait at once, then receives without blocking. Bounded
+        /// by <see cref="ReceiveTimeout"/> or the call's own timeout.
         /// </summary>
         private int WaitToReceive<T>(ref T op, int flags, TransferWait wait)
             where T : struct, INativeTransfer
@@ -135,9 +141,8 @@ namespace NetZeroMQ
                         return TimedOut(wait, "receive");
                     }
 
-                    if (PollSocket(Interop.Zmq.ZMQ_POLLIN, waker, waitMs) < 0)
+                    if (WaitReadable(waker, waitMs) < 0)
                     {
-                        ThrowUnlessInterrupted("receive (zmq_poll)");
                         continue;
                     }
 
@@ -280,6 +285,64 @@ namespace NetZeroMQ
             {
                 waker.Reset();
             }
+        }
+
+        /// <summary>
+        /// One wait of a blocking receive for the socket to have something to read, or the waker to be signalled. Returns the
+        /// count of ready items (0: the time is up), or -1 after a signal (EINTR: wait again); any other failure throws.
+        /// <para>Where the socket has a <c>ZMQ_FD</c> (POSIX, not a thread-safe socket) this is one <c>poll</c> of that
+        /// descriptor and the waker: it costs what libzmq's own blocking receive costs for its wait, where <c>zmq_poll</c>
+        /// polls once with no timeout first and processes the socket's commands (itself a zero-timeout poll of the same
+        /// descriptor) before and after every pass. Measured in C, an inproc REQ/REP round trip of 64 bytes on one core took
+        /// 28.9 µs with zmq_poll, 24.7 µs with this and 21.5 µs with plain blocking receives.</para>
+        /// <para>The descriptor is edge-like: it becomes readable when a command reaches the socket, and libzmq consumes
+        /// that signal when it processes commands. Every wait here follows a non-blocking receive that said EAGAIN, and such
+        /// a receive processes all pending commands before it gives up, so the descriptor is quiet and the next command
+        /// (a pipe with a new message) makes it readable. A receive that failed with EINTR may have left commands, but then it
+        /// did not consume their signal either, and the poll returns at once.</para>
+        /// </summary>
+        private int WaitReadable(WakerHandle? waker, int timeoutMs)
+        {
+            if (s_windowsPollItems || IsThreadSafe)
+            {
+                int ready = PollSocket(Interop.Zmq.ZMQ_POLLIN, waker, timeoutMs);
+                if (ready < 0)
+                {
+                    ThrowUnlessInterrupted("receive (zmq_poll)");
+                }
+
+                return ready;
+            }
+
+            if (_commandFd < 0)
+            {
+                _commandFd = (int)FdWhileLeased;
+            }
+
+            Interop.Libc.PollFd* fds = stackalloc Interop.Libc.PollFd[2];
+            fds[0] = new Interop.Libc.PollFd { Fd = _commandFd, Events = Interop.Libc.POLLIN };
+            nuint count = 1;
+            if (waker is not null)
+            {
+                fds[1] = new Interop.Libc.PollFd { Fd = waker.ReadFd, Events = Interop.Libc.POLLIN };
+                count = 2;
+            }
+
+            int rc = Interop.Libc.poll(fds, count, timeoutMs);
+            if (rc < 0)
+            {
+#if NET
+                int errno = Marshal.GetLastPInvokeError();
+#else
+                int errno = Marshal.GetLastWin32Error();
+#endif
+                if (errno != ErrorMap.EINTR)
+                {
+                    ZmqThrow.Error(errno, "receive (poll)");
+                }
+            }
+
+            return rc;
         }
 
         /// <summary>One <c>zmq_poll</c> on this socket plus the waker (if any). Returns zmq_poll's result.</summary>
