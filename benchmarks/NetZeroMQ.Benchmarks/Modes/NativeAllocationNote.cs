@@ -14,7 +14,9 @@ public static class NativeAllocationNote
         - over tcp/ipc the decoder reads into a shared, reference-counted batch buffer (8 KiB by default) and frames that fit
           point into it: no malloc per frame, a new buffer only while frames in the old one are still referenced; a frame
           larger than the buffer gets its own malloc.
-        NetZeroMQ itself (by reading its code, not measured): Send/Recv over spans call zmq_send/zmq_recv directly, and a
-        Message's zmq_msg_t block is allocated once, when the Message is created, so it adds no native allocation per message.
+        NetZeroMQ itself (by reading its code, not measured): Send/Recv over spans call zmq_send/zmq_recv directly, except a
+        span send of 8 KiB to 256 KiB (and a Message of that size), whose content is copied into a pooled native buffer handed
+        to zmq_msg_init_data and given back when libzmq frees the frame (no malloc per message; at most 8 MiB idle per size
+        class). A Message's zmq_msg_t block is allocated once, when the Message is created.
         """;
 }
