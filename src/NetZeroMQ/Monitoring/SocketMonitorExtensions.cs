@@ -50,14 +50,14 @@ namespace NetZeroMQ
                 throw new ArgumentOutOfRangeException(nameof(events), events, "Choose one or more events of MonitorEvents." + defined + ".");
             }
 
-            if (protocol == MonitorProtocol.V2 && !SocketMonitor.HasVersionedMonitor)
-            {
-                throw DraftRequirement.Missing("The v2 monitor protocol", "export zmq_socket_monitor_versioned", ", and the net8.0 build of NetZeroMQ");
-            }
-
             if (socket.IsDisposed)
             {
                 throw new ObjectDisposedException(socket.GetType().FullName);
+            }
+
+            if (protocol == MonitorProtocol.V2 && !SocketMonitor.HasVersionedMonitor)
+            {
+                throw DraftRequirement.Missing("The v2 monitor protocol", "export zmq_socket_monitor_versioned", ", and the net8.0 build of NetZeroMQ");
             }
 
             return new SocketMonitor(socket, events, protocol);
