@@ -47,10 +47,8 @@ namespace NetZeroMQ.Draft
 
         /// <summary>Throws the <see cref="NotSupportedException"/> every draft entry point uses when its export is missing.</summary>
         internal static void ThrowUnavailable(string what) =>
-            throw new NotSupportedException(
-                what + " needs libzmq's draft API, which the loaded libzmq " + Libzmq.Version + " ('" + Libzmq.LoadedFrom + "') does not " +
-                "export" + (CanProbe ? "" : " (or this netstandard2.0 build cannot detect)") + ". Use a libzmq built with " +
-                "--enable-drafts / -DENABLE_DRAFTS=ON, and the net8.0 build of NetZeroMQ.");
+            throw DraftRequirement.Missing(
+                what, "export" + (CanProbe ? "" : " (or this netstandard2.0 build cannot detect)"), ", and the net8.0 build of NetZeroMQ");
 
         /// <summary>Which draft exports the loaded libzmq has: probed once, after the library is known to be usable.</summary>
         private static class Exports

@@ -43,6 +43,9 @@ namespace NetZeroMQ
             /// <summary><c>int zmq_socket_monitor_versioned(void* s, const char* addr, uint64_t events, int version, int type)</c>.</summary>
             internal static readonly delegate* unmanaged<nint, byte*, ulong, int, int, int> zmq_socket_monitor_versioned;
 
+            /// <summary><c>int zmq_socket_monitor_pipes_stats(void* s)</c>: asks for a PIPES_STATS event per connection.</summary>
+            internal static readonly delegate* unmanaged<nint, int> zmq_socket_monitor_pipes_stats;
+
             static ZmqDraft()
             {
                 nint library = LibzmqResolver.EnsureLoaded();
@@ -55,6 +58,7 @@ namespace NetZeroMQ
                 zmq_msg_group = (delegate* unmanaged<void*, byte*>)Find(library, "zmq_msg_group");
                 zmq_connect_peer = (delegate* unmanaged<nint, byte*, uint>)Find(library, "zmq_connect_peer");
                 zmq_socket_monitor_versioned = (delegate* unmanaged<nint, byte*, ulong, int, int, int>)Find(library, "zmq_socket_monitor_versioned");
+                zmq_socket_monitor_pipes_stats = (delegate* unmanaged<nint, int>)Find(library, "zmq_socket_monitor_pipes_stats");
             }
 
             private static nint Find(nint library, string name) =>

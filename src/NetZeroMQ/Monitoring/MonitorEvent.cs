@@ -1,9 +1,11 @@
 using System;
+using System.Collections.Generic;
 
 namespace NetZeroMQ
 {
     /// <summary>
-    /// One event of a monitored socket, as libzmq's v1 monitor protocol reports it: the kind, one 32-bit value and the endpoint.
+    /// One event of a monitored socket: the kind, its value and the endpoint; with the v2 protocol (<see cref="MonitorProtocol.V2"/>)
+    /// also every 64-bit value and both endpoints of the connection.
     /// See <see href="http://api.zeromq.org/4-3:zmq-socket-monitor">zmq_socket_monitor</see>.
     /// </summary>
     /// <remarks>Immutable. A file descriptor in <see cref="Value"/> may already be closed when the event is read: treat it as
@@ -20,15 +22,59 @@ namespace NetZeroMQ
             Kind = kind;
             Value = value;
             Endpoint = endpoint ?? throw new ArgumentNullException(nameof(endpoint));
+            Protocol = MonitorProtocol.V1;
+            Values = new ulong[] { value };
         }
+
+        /// <summary>Creates an event of the v2 protocol (for tests and for code that replays events).</summary>
+        /// <param name="kind">The kind.</param>
+        /// <param name="values">The values (copied).</param>
+        /// <param name="localEndpoint">The local endpoint, empty when none.</param>
+        /// <param name="remoteEndpoint">The remote endpoint, empty when none.</param>
+        /// <exception cref="ArgumentNullException">An argument is null.</exception>
+        public MonitorEvent(MonitorEventKind kind, IReadOnlyList<ulong> values, string localEndpoint, string remoteEndpoint)
+        {
+            if (values is null)
+            {
+                throw new ArgumentNullException(nameof(values));
+            }
+
+            Kind = kind;
+            Protocol = MonitorProtocol.V2;
+            Values = new List<ulong>(values).ToArray();
+            LocalEndpoint = localEndpoint ?? throw new ArgumentNullException(nameof(localEndpoint));
+            RemoteEndpoint = remoteEndpoint ?? throw new ArgumentNullException(nameof(remoteEndpoint));
+
+            // The v1 members keep their meaning for the events both protocols have: their values fit 32 bits.
+            Value = Values.Count > 0 ? unchecked((uint)Values[0]) : 0;
+            Endpoint = remoteEndpoint.Length != 0 ? remoteEndpoint : localEndpoint;
+        }
+
+        /// <summary>The protocol the event came in.</summary>
+        public MonitorProtocol Protocol { get; }
+
+        /// <summary>Every value of the event: with v1 the one <see cref="Value"/>; with v2 all of them, 64-bit (for
+        /// <see cref="MonitorEventKind.PipesStats"/>, the messages queued outbound, then inbound).</summary>
+        public IReadOnlyList<ulong> Values { get; }
+
+        /// <summary>With v2, the local endpoint of the connection or listener (for a tcp connection, the local address and
+        /// port); empty when the event has none. Null with v1, which does not report it.</summary>
+        public string? LocalEndpoint { get; }
+
+        /// <summary>With v2, the remote endpoint of the connection (for a tcp connection, the peer's address and port); empty
+        /// when the event has none (a listener's events). Null with v1, which does not report it.</summary>
+        public string? RemoteEndpoint { get; }
 
         /// <summary>What happened.</summary>
         public MonitorEventKind Kind { get; }
 
-        /// <summary>The raw event value: a descriptor, an errno, an interval, a protocol error or a ZAP status, depending on <see cref="Kind"/>.</summary>
+        /// <summary>The raw event value: a descriptor, an errno, an interval, a protocol error or a ZAP status, depending on
+        /// <see cref="Kind"/>. With v2, the first of <see cref="Values"/> cut to 32 bits (0 when there is none).</summary>
         public uint Value { get; }
 
-        /// <summary>The endpoint the event concerns (for example <c>tcp://127.0.0.1:5555</c>); empty for <see cref="MonitorEventKind.MonitorStopped"/>.</summary>
+        /// <summary>The endpoint the event concerns (for example <c>tcp://127.0.0.1:5555</c>); empty for
+        /// <see cref="MonitorEventKind.MonitorStopped"/>. With v2, <see cref="RemoteEndpoint"/> when there is one, else
+        /// <see cref="LocalEndpoint"/> (v1 reports the bound endpoint for the connections a listener accepted).</summary>
         public string Endpoint { get; }
 
         /// <summary>For <see cref="MonitorEventKind.HandshakeFailedProtocol"/>, the protocol error; otherwise null.</summary>
@@ -54,7 +100,9 @@ namespace NetZeroMQ
         {
             string detail = ProtocolError?.ToString() ?? ZapStatusCode?.ToString(System.Globalization.CultureInfo.InvariantCulture)
                 ?? Error?.ToString() ?? Value.ToString(System.Globalization.CultureInfo.InvariantCulture);
-            return Kind + " " + Endpoint + " (" + detail + ")";
+            return Protocol == MonitorProtocol.V1
+                ? Kind + " " + Endpoint + " (" + detail + ")"
+                : Kind + " " + LocalEndpoint + " <-> " + RemoteEndpoint + " (" + string.Join(", ", Values) + ")";
         }
     }
 }

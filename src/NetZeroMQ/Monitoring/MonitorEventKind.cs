@@ -50,5 +50,12 @@ namespace NetZeroMQ
 
         /// <summary>The handshake failed because the ZAP handler refused the peer; see <see cref="MonitorEvent.ZapStatusCode"/>.</summary>
         HandshakeFailedAuth = 0x4000,
+
+        /// <summary>
+        /// The queue lengths of one connection, reported by the v2 protocol only (draft API) after
+        /// <see cref="SocketMonitor.RequestPipesStats"/>: <see cref="MonitorEvent.Values"/> holds the messages queued outbound
+        /// and inbound (ZMQ_EVENT_PIPES_STATS).
+        /// </summary>
+        PipesStats = 0x10000,
     }
 }

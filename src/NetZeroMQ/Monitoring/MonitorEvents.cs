@@ -63,5 +63,11 @@ namespace NetZeroMQ
 
         /// <summary>Every event libzmq 4.3 defines (<c>ZMQ_EVENT_ALL</c>, 0xFFFF).</summary>
         All = 0xFFFF,
+
+        /// <summary><see cref="MonitorEventKind.PipesStats"/>: only with <see cref="MonitorProtocol.V2"/>.</summary>
+        PipesStats = MonitorEventKind.PipesStats,
+
+        /// <summary>Every event of the v2 protocol (<c>ZMQ_EVENT_ALL_V2</c>): <see cref="All"/> and <see cref="PipesStats"/>.</summary>
+        AllV2 = All | PipesStats,
     }
 }

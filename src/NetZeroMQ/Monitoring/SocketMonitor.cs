@@ -6,8 +6,9 @@ using System.Threading;
 namespace NetZeroMQ
 {
     /// <summary>
-    /// Reports the connection events of one socket (<c>zmq_socket_monitor</c>, v1 protocol): made by
-    /// <see cref="SocketMonitorExtensions.Monitor(Socket, MonitorEvents)"/>, read with <see cref="Recv(TimeSpan)"/> or <see cref="TryRecv(out MonitorEvent)"/>,
+    /// Reports the connection events of one socket (<c>zmq_socket_monitor</c>, v1 protocol, or <c>zmq_socket_monitor_versioned</c>,
+    /// v2, see <see cref="MonitorProtocol"/>): made by
+    /// <see cref="SocketMonitorExtensions.Monitor(Socket, MonitorEvents, MonitorProtocol)"/>, read with <see cref="Recv(TimeSpan)"/> or <see cref="TryRecv(out MonitorEvent)"/>,
     /// or waited for in a <see cref="Poller"/> through <see cref="Socket"/>.
     /// See <see href="http://api.zeromq.org/4-3:zmq-socket-monitor">zmq_socket_monitor</see>.
     /// </summary>
@@ -31,7 +32,7 @@ namespace NetZeroMQ
     /// (<c>_monitor_sync</c>), and it is preferred to the alternative of closing the PAIR under a live monitor. Dispose never
     /// waits longer than these bounds.</para>
     /// </remarks>
-    public sealed class SocketMonitor : IDisposable
+    public sealed partial class SocketMonitor : IDisposable
     {
         /// <summary>How long <see cref="Dispose"/> waits for a monitored socket that another thread is using to become free.</summary>
         public static readonly TimeSpan BusyWait = TimeSpan.FromMilliseconds(100);
@@ -54,14 +55,16 @@ namespace NetZeroMQ
         private readonly Message _address = new Message();
         private readonly Poller _poller = new Poller();
         private readonly MonitorEvents _events;
+        private readonly MonitorProtocol _protocol;
         private int _disposed;
         private int _receiving;
         private volatile bool _stopSeen;
 
-        internal SocketMonitor(Socket monitored, MonitorEvents events)
+        internal SocketMonitor(Socket monitored, MonitorEvents events, MonitorProtocol protocol)
         {
             _monitored = monitored;
             _events = events;
+            _protocol = protocol;
             Endpoint = "inproc://netzeromq-monitor-" + Environment.TickCount.ToString("x", System.Globalization.CultureInfo.InvariantCulture)
                 + "-" + Interlocked.Increment(ref s_counter).ToString(System.Globalization.CultureInfo.InvariantCulture);
             _pair = new Socket(monitored.Context, SocketType.Pair);
@@ -90,6 +93,9 @@ namespace NetZeroMQ
 
         /// <summary>The events this monitor reports.</summary>
         public MonitorEvents Events => _events;
+
+        /// <summary>The protocol libzmq reports the events in.</summary>
+        public MonitorProtocol Protocol => _protocol;
 
         /// <summary>
         /// The PAIR socket the events arrive on, to register in a <see cref="Poller"/> for <see cref="PollEvents.In"/>. Read events
@@ -255,7 +261,7 @@ namespace NetZeroMQ
                 {
                     // libzmq creates the monitor's own PAIR here, so a full context (closed sockets not yet reaped) fails it.
                     Deadline? reaper = null;
-                    while (Interop.Zmq.zmq_socket_monitor(lease.Native, p, events) != 0)
+                    while (StartNative(lease.Native, p, events) != 0)
                     {
                         int errno = Interop.Zmq.zmq_errno();
                         if (!SocketSlots.WaitForReaper(errno, ref reaper, _monitored.Context.AllSlotsHeldByOpenSockets()))
@@ -318,20 +324,30 @@ namespace NetZeroMQ
                 return false;
             }
 
-            // libzmq sends both frames of an event together: the second is already here. The header is copied out under the
+            // libzmq sends all frames of an event together: the others are already here. The header is copied out under the
             // message's guard: a Dispose on another thread may release _header as soon as the copy is done.
-            bool more = _header.HasMore;
-            Span<byte> header = stackalloc byte[6];
-            int size = _header.CopyTo(header);
-            if (!more || size != header.Length)
+            MonitorEventKind kind;
+            if (_protocol == MonitorProtocol.V2)
             {
-                throw new InvalidOperationException("Malformed monitor event (" + size + " bytes): not libzmq's v1 monitor protocol.");
+                monitorEvent = ReadV2();
+                kind = monitorEvent.Kind;
+            }
+            else
+            {
+                bool more = _header.HasMore;
+                Span<byte> header = stackalloc byte[6];
+                int size = _header.CopyTo(header);
+                if (!more || size != header.Length)
+                {
+                    throw new InvalidOperationException("Malformed monitor event (" + size + " bytes): not libzmq's v1 monitor protocol.");
+                }
+
+                kind = (MonitorEventKind)MemoryMarshal.Read<ushort>(header);
+                uint value = MemoryMarshal.Read<uint>(header.Slice(2));
+                _pair.Recv(_address);
+                monitorEvent = new MonitorEvent(kind, value, _address.GetString());
             }
 
-            var kind = (MonitorEventKind)MemoryMarshal.Read<ushort>(header);
-            uint value = MemoryMarshal.Read<uint>(header.Slice(2));
-            _pair.Recv(_address);
-            monitorEvent = new MonitorEvent(kind, value, _address.GetString());
             if (kind == MonitorEventKind.MonitorStopped)
             {
                 _stopSeen = true;

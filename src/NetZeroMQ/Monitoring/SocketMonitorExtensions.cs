@@ -2,7 +2,7 @@ using System;
 
 namespace NetZeroMQ
 {
-    /// <summary>Starts monitors on sockets: <see cref="Monitor(Socket, MonitorEvents)"/>.</summary>
+    /// <summary>Starts monitors on sockets: <see cref="Monitor(Socket, MonitorEvents, MonitorProtocol)"/>.</summary>
     public static class SocketMonitorExtensions
     {
         /// <summary>
@@ -17,23 +17,37 @@ namespace NetZeroMQ
         /// <para>This is a call on the socket: make it from the thread that uses the socket.</para>
         /// </remarks>
         /// <param name="socket">The socket to monitor.</param>
-        /// <param name="events">The events to report; <see cref="MonitorEvents.All"/> by default.</param>
+        /// <param name="events">The events to report; <see cref="MonitorEvents.All"/> by default. Within <see cref="MonitorEvents.All"/>
+        /// for v1, <see cref="MonitorEvents.AllV2"/> for v2.</param>
+        /// <param name="protocol">The protocol: <see cref="MonitorProtocol.V1"/> (the default, <c>zmq_socket_monitor</c>), or
+        /// <see cref="MonitorProtocol.V2"/> (<c>zmq_socket_monitor_versioned</c>, draft API only,
+        /// <see href="http://api.zeromq.org/master:zmq-socket-monitor-versioned">zmq_socket_monitor_versioned</see>), whose
+        /// events carry all their 64-bit values and both endpoints of the connection.</param>
         /// <returns>The monitor, owned by the caller.</returns>
         /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
-        /// <exception cref="ArgumentOutOfRangeException"><paramref name="events"/> is empty or has bits outside <see cref="MonitorEvents.All"/>.</exception>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="events"/> is empty or has bits the protocol does not
+        /// define, or <paramref name="protocol"/> is not defined.</exception>
+        /// <exception cref="NotSupportedException"><see cref="MonitorProtocol.V2"/> and the loaded libzmq lacks the draft API
+        /// (<c>zmq_socket_monitor_versioned</c>), or this is the netstandard2.0 build.</exception>
         /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
         /// <exception cref="ZmqException">libzmq refused (for example <see cref="ZmqError.ContextTerminated"/>), or, with
         /// <see cref="ZmqError.TooManyOpenFiles"/>, the process is within a few file descriptors of its limit (a monitor opens two).</exception>
-        public static SocketMonitor Monitor(this Socket socket, MonitorEvents events = MonitorEvents.All)
+        public static SocketMonitor Monitor(this Socket socket, MonitorEvents events = MonitorEvents.All, MonitorProtocol protocol = MonitorProtocol.V1)
         {
             if (socket is null)
             {
                 throw new ArgumentNullException(nameof(socket));
             }
 
-            if (events == MonitorEvents.None || ((int)events & ~(int)MonitorEvents.All) != 0)
+            if (protocol != MonitorProtocol.V1 && protocol != MonitorProtocol.V2)
             {
-                throw new ArgumentOutOfRangeException(nameof(events), events, "Choose one or more events of MonitorEvents.All.");
+                throw new ArgumentOutOfRangeException(nameof(protocol), protocol, "Not a monitor protocol.");
+            }
+
+            MonitorEvents defined = protocol == MonitorProtocol.V1 ? MonitorEvents.All : MonitorEvents.AllV2;
+            if (events == MonitorEvents.None || ((int)events & ~(int)defined) != 0)
+            {
+                throw new ArgumentOutOfRangeException(nameof(events), events, "Choose one or more events of MonitorEvents." + defined + ".");
             }
 
             if (socket.IsDisposed)
@@ -41,7 +55,12 @@ namespace NetZeroMQ
                 throw new ObjectDisposedException(socket.GetType().FullName);
             }
 
-            return new SocketMonitor(socket, events);
+            if (protocol == MonitorProtocol.V2 && !SocketMonitor.HasVersionedMonitor)
+            {
+                throw DraftRequirement.Missing("The v2 monitor protocol", "export zmq_socket_monitor_versioned", ", and the net8.0 build of NetZeroMQ");
+            }
+
+            return new SocketMonitor(socket, events, protocol);
         }
     }
 }

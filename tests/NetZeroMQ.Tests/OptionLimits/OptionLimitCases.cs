@@ -28,6 +28,9 @@ namespace NetZeroMQ.Tests.OptionLimits
         /// What an epgm value that works shows with a libzmq built without OpenPGM (NetZeroMQ.Native's): the value is accepted,
         /// and the epgm connect is refused as an unknown transport (ProtocolNotSupported) before anything reaches a socket.
         /// </summary>
+        /// <summary>What a draft-only option shows with a libzmq without the draft API: refused as missing, naming the option.</summary>
+        internal const string DraftMissing = "not supported: no draft API in this libzmq";
+
         internal const string AcceptedWithoutPgm = "accepted; epgm refused: no PGM in this libzmq";
 
         /// <summary>The groups, each run in its own children, and the command that starts those children.</summary>
@@ -106,6 +109,10 @@ namespace NetZeroMQ.Tests.OptionLimits
             yield return Tcp("BindToDevice", "15 bytes", "bind fails: NoDevice", s => s.SetOption(SocketOptions.BindToDevice, new string('d', 15)));
             yield return Tcp("BindToDevice", "16 bytes", Refused, s => s.SetOption(SocketOptions.BindToDevice, new string('d', 16)));
             yield return Tcp("Priority", 7, Refused, s => s.SetOption(SocketOptions.Priority, 7));
+            yield return Tcp("InBatchSize", 1, Refused, s => s.SetOption(SocketOptions.InBatchSize, 1));
+            yield return Draft("InBatchSize", 2, Works, s => s.SetOption(SocketOptions.InBatchSize, 2));
+            yield return Tcp("OutBatchSize", 0, Refused, s => s.SetOption(SocketOptions.OutBatchSize, 0));
+            yield return Draft("OutBatchSize", 1, Works, s => s.SetOption(SocketOptions.OutBatchSize, 1));
 
             // Values libzmq handles at their extremes (documented, nothing to refuse).
             yield return Tcp("SendBufferSize", int.MaxValue, Works, s => s.SetOption(SocketOptions.SendBufferSize, int.MaxValue));
@@ -245,6 +252,14 @@ namespace NetZeroMQ.Tests.OptionLimits
             new Case("plain", option, Text(value) + " (epgm)", expected == Works && !Context.Has("pgm") ? AcceptedWithoutPgm : expected,
                 () => SocketCase(option, set, pgm: true));
 
+        /// <summary>
+        /// A case of an option only libzmq builds with the draft API have. Without it (<c>Context.Has("draft")</c>, asked alike
+        /// by the test and its child) a value that works can only be shown refused as missing: <see cref="DraftMissing"/>.
+        /// </summary>
+        private static Case Draft(string option, object value, string expected, Action<Socket> set) =>
+            new Case("plain", option, Text(value) + " (draft)", expected == Works && !Context.Has("draft") ? DraftMissing : expected,
+                () => SocketCase(option, set, pgm: false));
+
         private static Case ContextCaseOf(string option, object value, string expected, Action<Context> set) =>
             new Case("plain", option, Text(value), expected, () => ContextCase(option, set));
 
@@ -313,6 +328,10 @@ namespace NetZeroMQ.Tests.OptionLimits
             catch (ZmqException e) when (e.Error == ZmqError.InvalidArgument)
             {
                 return e.Option == option ? Refused : "refused by libzmq without naming " + option + ": " + e.Message;
+            }
+            catch (NotSupportedException e) when (e.Message.Contains("needs libzmq's draft API"))
+            {
+                return e.Message.Contains("Socket option " + option) ? DraftMissing : "draft API missing without naming " + option + ": " + e.Message;
             }
         }
 

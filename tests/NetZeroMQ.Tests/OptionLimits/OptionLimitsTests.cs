@@ -46,6 +46,7 @@ namespace NetZeroMQ.Tests.OptionLimits
                 nameof(SocketOptions.TcpKeepaliveInterval), nameof(SocketOptions.HeartbeatTimeToLive), nameof(SocketOptions.MaxMessageSize),
                 nameof(SocketOptions.BindToDevice), nameof(SocketOptions.UseFd), nameof(SocketOptions.MulticastHops),
                 nameof(SocketOptions.MulticastMaxTpdu), nameof(SocketOptions.Rate), nameof(SocketOptions.RecoveryInterval),
+                nameof(SocketOptions.InBatchSize), nameof(SocketOptions.OutBatchSize),
                 nameof(ContextOption.IOThreads), nameof(ContextOption.MaxSockets), nameof(ContextOption.ThreadSchedulingPolicy),
                 "ThreadPriority", nameof(ContextOption.ThreadAffinityCpuAdd),
             };

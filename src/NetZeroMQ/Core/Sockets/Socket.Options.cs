@@ -19,6 +19,7 @@ namespace NetZeroMQ
         private T GetOptionCore<T>(SocketOption<T> option)
         {
             ThrowIfNot(option, OptionAccess.Read, "write-only");
+            SocketOptions.ThrowIfDraftMissing(option.Id);
             Enter();
             try
             {
@@ -161,6 +162,7 @@ namespace NetZeroMQ
 
             ThrowIfInvalidRoutingId(option, value);
             ThrowIfInvalidCurveKey(option, value);
+            SocketOptionRules.CheckMetadata(option, value);
             fixed (byte* p = &MemoryMarshal.GetReference(value))
             {
                 SetRaw(option, name, p, value.Length);
@@ -188,6 +190,8 @@ namespace NetZeroMQ
                     throw new ArgumentException("Option " + name + " needs a buffer of exactly " + info.NativeSize + " bytes.", nameof(buffer));
                 }
             }
+
+            SocketOptions.ThrowIfDraftMissing(option);
 
             Enter();
             try
@@ -301,6 +305,8 @@ namespace NetZeroMQ
             using var text = new Utf8.CString(value, stackalloc byte[Utf8.StackLimit]);
             fixed (byte* p = text)
             {
+                SocketOptionRules.CheckMetadata(option, new ReadOnlySpan<byte>(p, byteCount));
+
                 // libzmq takes strings without their NUL ("no NUL or one trailing NUL").
                 SetRaw(option, name, p, byteCount);
             }
@@ -376,8 +382,10 @@ namespace NetZeroMQ
             }
         }
 
+        /// <summary>The one native setter of every option path: after the value checks, before libzmq.</summary>
         private void SetRaw(int option, string name, void* value, int size)
         {
+            SocketOptions.ThrowIfDraftMissing(option);
             Enter();
             try
             {

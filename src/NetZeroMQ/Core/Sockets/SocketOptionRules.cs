@@ -109,6 +109,37 @@ namespace NetZeroMQ
             }
         }
 
+        /// <summary>
+        /// ZMQ_METADATA: libzmq takes <c>"X-name:value"</c>, the name being what comes before the first colon, starting with
+        /// "X-" and at most 255 bytes, the value not empty (options.cpp:766-783), and answers anything else with a bare EINVAL.
+        /// The form is checked here so that the exception says what is wrong. A NUL would end the value a peer reads
+        /// (zmq_msg_gets returns a C string), so it is refused as well.
+        /// </summary>
+        internal static void CheckMetadata(int option, ReadOnlySpan<byte> value)
+        {
+            if (option != SocketOptions.Metadata.Id)
+            {
+                return;
+            }
+
+            int colon = value.IndexOf((byte)':');
+            string? problem =
+                colon < 0 ? "has no colon"
+                : colon == 0 ? "has no name before the colon"
+                : colon == value.Length - 1 ? "has no value after the colon"
+                : colon < 2 || value[0] != (byte)'X' || value[1] != (byte)'-' ? "has a name that does not start with \"X-\""
+                : colon > 255 ? "has a name of " + colon.ToString(CultureInfo.InvariantCulture) + " bytes"
+                : value.IndexOf((byte)0) >= 0 ? "contains a NUL character"
+                : null;
+            if (problem is not null)
+            {
+                throw new ArgumentException(
+                    "Socket option " + nameof(SocketOptions.Metadata) + " takes \"X-name:value\" (a name starting with \"X-\" of at most " +
+                    "255 UTF-8 bytes, a colon, a value that is not empty); this one " + problem + ".",
+                    "value");
+            }
+        }
+
         /// <summary>Null when <paramref name="fd"/> is a listening stream socket libzmq can adopt, else what it is instead.</summary>
         private static string? DescribeListeningSocket(int fd)
         {

@@ -25,6 +25,12 @@ namespace NetZeroMQ
         private static readonly OptionLimits Limit255OrEmpty =
             OptionLimits.Length(0, 255, "libzmq's limit (a one-byte length on the wire).", nativeMin: 0, nativeMax: 255);
 
+        private static readonly OptionLimits OutBatchSizeLimits =
+            OptionLimits.Range(1, int.MaxValue, "libzmq's limit (a batch needs at least one byte).", nativeFloor: long.MinValue);
+
+        private static readonly OptionLimits InBatchSizeLimits =
+            OptionLimits.Range(2, int.MaxValue, "libzmq 4.3.4 takes 1 but its decoder then crashes the process on the first connection (measured: segmentation fault).", nativeFloor: long.MinValue);
+
 #pragma warning disable SA1600, CS1591 // The names say what each option is; the linked man page says the rest.
 
         /// <summary>
@@ -323,63 +329,99 @@ namespace NetZeroMQ
         public static readonly SocketOption<string> BindToDevice = Define<string>(92, nameof(BindToDevice), RW,
             limits: OptionLimits.Length(1, 15, "an interface name is at most IFNAMSIZ - 1 = 15 bytes; the kernel would cut a 16-byte one.", nativeMin: 1, nativeMax: 16));
 
-        /// <summary>Draft: enforce the ZAP domain even with the NULL mechanism (ZMQ_ZAP_ENFORCE_DOMAIN).</summary>
+        // Options 93 to 112 are in the draft section of libzmq's header. Measured with libzmq 4.3.4 (and read in its
+        // options.cpp, router.cpp, xpub.cpp): most are compiled into every build; RouterNotify, InBatchSize, OutBatchSize,
+        // HelloMessage, DisconnectMessage and Priority only into builds with the draft API (ZMQ_BUILD_DRAFT_API). Those are
+        // defined with draftOnly: without the draft API they throw NotSupportedException naming the option, before libzmq
+        // is called (libzmq would answer a bare EINVAL that looks like a bad value).
+
+        /// <summary>Enforce the ZAP domain even with the NULL mechanism (ZMQ_ZAP_ENFORCE_DOMAIN; in libzmq's draft section,
+        /// but every libzmq 4.3 build has it).</summary>
         public static readonly SocketOption<bool> ZapEnforceDomain = Define<bool>(93, nameof(ZapEnforceDomain), RW);
 
-        /// <summary>Draft: Windows loopback fast path (ZMQ_LOOPBACK_FASTPATH).</summary>
+        /// <summary>Windows loopback fast path (ZMQ_LOOPBACK_FASTPATH; in libzmq's draft section, but every libzmq 4.3 build
+        /// has it; it has an effect on Windows only).</summary>
         public static readonly SocketOption<bool> LoopbackFastPath = Define<bool>(94, nameof(LoopbackFastPath), RW);
 
-        /// <summary>Draft: application metadata "X-key:value" sent in the handshake (ZMQ_METADATA); the key is 3 to 255 bytes
-        /// (libzmq checks the form).</summary>
+        /// <summary>
+        /// Application metadata sent to peers in the handshake (ZMQ_METADATA; in libzmq's draft section, but every libzmq 4.3
+        /// build has it): <c>"X-name:value"</c>, a name starting with <c>X-</c> of at most 255 UTF-8 bytes, a colon and a
+        /// non-empty value. Set it once per property, before Bind/Connect; a peer reads it on each message it receives from
+        /// this socket with <see cref="Message.GetMetadata(string)"/> and the name. libzmq keeps the first value set for a name.
+        /// The form is checked before libzmq is called (<see cref="ArgumentException"/> naming the option).
+        /// </summary>
         public static readonly SocketOption<string> Metadata = Define<string>(95, nameof(Metadata), W);
 
-        /// <summary>Draft: multicast loopback (ZMQ_MULTICAST_LOOP).</summary>
+        /// <summary>Multicast loopback for udp (ZMQ_MULTICAST_LOOP; in libzmq's draft section, but every libzmq 4.3 build has
+        /// it).</summary>
         public static readonly SocketOption<bool> MulticastLoop = Define<bool>(96, nameof(MulticastLoop), RW);
 
-        /// <summary>Draft: ROUTER connect/disconnect notifications (ZMQ_ROUTER_NOTIFY).</summary>
-        public static readonly SocketOption<int> RouterNotify = Define<int>(97, nameof(RouterNotify), RW);
+        /// <summary>
+        /// Draft API only: a ROUTER delivers an empty message from a peer when it connects, disconnects, or both
+        /// (ZMQ_ROUTER_NOTIFY): 0 (the default, none), 1 (connect), 2 (disconnect) or 3 (both), the values of
+        /// <see cref="RouterNotifications"/>. The message arrives like any other, as the peer's routing id frame and an empty
+        /// frame. Only ROUTER sockets take it (libzmq refuses it elsewhere with <see cref="ZmqError.InvalidArgument"/>).
+        /// </summary>
+        public static readonly SocketOption<int> RouterNotify = Define<int>(97, nameof(RouterNotify), RW,
+            limits: OptionLimits.Range(0, 3, "the only flags are connect (1) and disconnect (2).", nativeFloor: long.MinValue),
+            draftOnly: true);
 
-        /// <summary>Draft: XPUB manual mode with last-value caching (ZMQ_XPUB_MANUAL_LAST_VALUE).</summary>
+        /// <summary>
+        /// XPUB manual mode that also sends the next message only to the subscriber whose subscription was received last
+        /// (ZMQ_XPUB_MANUAL_LAST_VALUE; in libzmq's draft section, but every libzmq 4.3 build has it): after a receive of a
+        /// subscription, the following send reaches that subscriber alone (a last-value cache), later sends every matching one.
+        /// </summary>
         public static readonly SocketOption<bool> XPubManualLastValue = Define<bool>(98, nameof(XPubManualLastValue), W);
 
-        /// <summary>Draft: SOCKS5 user name (ZMQ_SOCKS_USERNAME), 0 (none) to 255 UTF-8 bytes.</summary>
+        /// <summary>SOCKS5 user name for <see cref="SocksProxy"/> (ZMQ_SOCKS_USERNAME; in libzmq's draft section, but every
+        /// libzmq 4.3 build has it), 0 (none) to 255 UTF-8 bytes. When set, the connection offers only the user name/password
+        /// method (RFC 1929) to the proxy.</summary>
         public static readonly SocketOption<string> SocksUsername = Define<string>(99, nameof(SocksUsername), RW, limits: Limit255OrEmpty);
 
-        /// <summary>Draft: SOCKS5 password (ZMQ_SOCKS_PASSWORD), 0 (none) to 255 UTF-8 bytes.</summary>
+        /// <summary>SOCKS5 password for <see cref="SocksProxy"/> (ZMQ_SOCKS_PASSWORD; as <see cref="SocksUsername"/>), 0 (none)
+        /// to 255 UTF-8 bytes.</summary>
         public static readonly SocketOption<string> SocksPassword = Define<string>(100, nameof(SocksPassword), RW, limits: Limit255OrEmpty);
 
-        /// <summary>Draft: receive batch size in bytes (ZMQ_IN_BATCH_SIZE), 1 to int.MaxValue; libzmq allocates that much per
-        /// connection.</summary>
-        public static readonly SocketOption<int> InBatchSize = Define<int>(101, nameof(InBatchSize), RW);
+        /// <summary>Draft API only: the receive batch size in bytes (ZMQ_IN_BATCH_SIZE), 2 to int.MaxValue (default 8192);
+        /// libzmq allocates that much per connection. libzmq 4.3.4 accepts 1, but its decoder then crashes the process when
+        /// the first connection is made (measured), so 1 is refused.</summary>
+        public static readonly SocketOption<int> InBatchSize = Define<int>(101, nameof(InBatchSize), RW,
+            limits: InBatchSizeLimits, draftOnly: true);
 
-        /// <summary>Draft: send batch size in bytes (ZMQ_OUT_BATCH_SIZE), 1 to int.MaxValue; libzmq allocates that much per
-        /// connection.</summary>
-        public static readonly SocketOption<int> OutBatchSize = Define<int>(102, nameof(OutBatchSize), RW);
+        /// <summary>Draft API only: the send batch size in bytes (ZMQ_OUT_BATCH_SIZE), 1 to int.MaxValue (default 8192);
+        /// libzmq allocates that much per connection.</summary>
+        public static readonly SocketOption<int> OutBatchSize = Define<int>(102, nameof(OutBatchSize), RW,
+            limits: OutBatchSizeLimits, draftOnly: true);
 
-        /// <summary>Draft: XPUB/XSUB process only the first frame's subscription (ZMQ_ONLY_FIRST_SUBSCRIBE).</summary>
+        /// <summary>XPUB/XSUB process only the first frame's subscription (ZMQ_ONLY_FIRST_SUBSCRIBE; in libzmq's draft
+        /// section, but every libzmq 4.3.4 build has it on XPUB and XSUB).</summary>
         public static readonly SocketOption<bool> OnlyFirstSubscribe = Define<bool>(108, nameof(OnlyFirstSubscribe), W);
 
-        /// <summary>Draft: stop reconnecting on these conditions (ZMQ_RECONNECT_STOP).</summary>
+        /// <summary>Stop reconnecting on these conditions (ZMQ_RECONNECT_STOP; in libzmq's draft section, but every libzmq
+        /// 4.3.4 build has it).</summary>
         public static readonly SocketOption<int> ReconnectStop = Define<int>(109, nameof(ReconnectStop), RW);
 
-        /// <summary>Draft: message sent to each new peer (ZMQ_HELLO_MSG).</summary>
-        public static readonly SocketOption<byte[]> HelloMessage = Define<byte[]>(110, nameof(HelloMessage), W);
+        /// <summary>Draft API only: message sent to each new peer (ZMQ_HELLO_MSG).</summary>
+        public static readonly SocketOption<byte[]> HelloMessage = Define<byte[]>(110, nameof(HelloMessage), W, draftOnly: true);
 
-        /// <summary>Draft: message delivered when a peer disconnects (ZMQ_DISCONNECT_MSG).</summary>
-        public static readonly SocketOption<byte[]> DisconnectMessage = Define<byte[]>(111, nameof(DisconnectMessage), W);
+        /// <summary>Draft API only: message delivered when a peer disconnects (ZMQ_DISCONNECT_MSG).</summary>
+        public static readonly SocketOption<byte[]> DisconnectMessage = Define<byte[]>(111, nameof(DisconnectMessage), W, draftOnly: true);
 
-        /// <summary>Draft: SO_PRIORITY of the socket's TCP connections (ZMQ_PRIORITY), 0 to 6. Linux needs CAP_NET_ADMIN for
-        /// higher values, and libzmq aborts the process when the kernel refuses.</summary>
+        /// <summary>Draft API only: SO_PRIORITY of the socket's TCP connections (ZMQ_PRIORITY), 0 to 6. Linux needs
+        /// CAP_NET_ADMIN for higher values, and libzmq aborts the process when the kernel refuses.</summary>
         public static readonly SocketOption<int> Priority = Define<int>(112, nameof(Priority), RW,
-            limits: OptionLimits.Range(0, 6, "Linux refuses SO_PRIORITY above 6 without CAP_NET_ADMIN and libzmq then aborts (ip.cpp:239)."));
+            limits: OptionLimits.Range(0, 6, "Linux refuses SO_PRIORITY above 6 without CAP_NET_ADMIN and libzmq then aborts (ip.cpp:239)."),
+            draftOnly: true);
 
 #pragma warning restore SA1600, CS1591
 
         /// <summary>What the raw escape hatch checks a known option against.</summary>
         internal readonly struct OptionInfo
         {
-            internal OptionInfo(string name, Type valueType, OptionAccess access, int fixedLength, OptionLimits? limits, Action<Socket, long>? rule)
+            internal OptionInfo(
+                string name, Type valueType, OptionAccess access, int fixedLength, OptionLimits? limits, Action<Socket, long>? rule, bool draftOnly)
             {
+                DraftOnly = draftOnly;
                 Name = name;
                 ValueType = valueType;
                 Access = access;
@@ -387,6 +429,9 @@ namespace NetZeroMQ
                 Limits = limits;
                 Rule = rule;
             }
+
+            /// <summary>Whether libzmq has the option only in builds with the draft API.</summary>
+            internal bool DraftOnly { get; }
 
             /// <summary>The values (or, for strings and binary options, byte counts) the option takes, when it has limits.</summary>
             internal OptionLimits? Limits { get; }
@@ -448,10 +493,27 @@ namespace NetZeroMQ
             info.Rule?.Invoke(socket, value);
         }
 
-        private static SocketOption<T> Define<T>(
-            int id, string name, OptionAccess access, int fixedLength = 0, OptionLimits? limits = null, Action<Socket, long>? rule = null)
+        /// <summary>
+        /// Throws <see cref="NotSupportedException"/> naming the option when it exists only in libzmq's draft API and the
+        /// loaded libzmq lacks it. Every getter and setter, typed or raw, passes here before the native call.
+        /// </summary>
+        internal static void ThrowIfDraftMissing(int id)
         {
-            s_byId.Add(id, new OptionInfo(name, typeof(T), access, fixedLength, limits, rule));
+            if (id >= FirstDraftOnly && s_byId.TryGetValue(id, out OptionInfo info) && info.DraftOnly)
+            {
+                DraftRequirement.ThrowIfMissing("Socket option " + info.Name);
+            }
+        }
+
+        /// <summary>The lowest number of a draft-only option: the check above costs one comparison for all the others.</summary>
+        private const int FirstDraftOnly = 97;
+
+        private static SocketOption<T> Define<T>(
+            int id, string name, OptionAccess access, int fixedLength = 0, OptionLimits? limits = null, Action<Socket, long>? rule = null,
+            bool draftOnly = false)
+        {
+            System.Diagnostics.Debug.Assert(!draftOnly || id >= FirstDraftOnly, "FirstDraftOnly must stay the lowest draft-only number");
+            s_byId.Add(id, new OptionInfo(name, typeof(T), access, fixedLength, limits, rule, draftOnly));
             return new SocketOption<T>(id, name, access, fixedLength);
         }
     }
