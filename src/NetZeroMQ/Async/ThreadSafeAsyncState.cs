@@ -165,7 +165,7 @@ namespace NetZeroMQ
         }
 
         /// <summary>Reactor thread: the reactor has stopped; nothing will wake the pending operations, so they end now.</summary>
-        public void OnReactorFailed(Exception error) => EndAll(op => op.RequestFail(error));
+        public void OnReactorFailed(Exception error) => FailAll(error);
 
         /// <inheritdoc/>
         internal override void OnLeaving(SocketLease held)
@@ -179,7 +179,7 @@ namespace NetZeroMQ
         }
 
         /// <summary>The socket is being disposed: every pending operation ends with ObjectDisposedException.</summary>
-        internal override void OnDisposing() => EndAll(static op => op.RequestDisposeAbort());
+        internal override void OnDisposing() => EndAll(null);
 
         /// <summary>
         /// Before <c>zmq_close</c>, with no call in flight: the descriptor leaves the reactor, then the poller is destroyed while
@@ -198,7 +198,7 @@ namespace NetZeroMQ
             Interop.ZmqDraft.zmq_poller_destroy(&poller);
 
             // An operation queued by a call that raced with the Dispose, after OnDisposing looked.
-            EndAll(static op => op.RequestDisposeAbort());
+            EndAll(null);
             _scratch?.Dispose();
         }
 
@@ -222,7 +222,7 @@ namespace NetZeroMQ
                 {
                     // Every step completes operations instead of throwing; this is the last line, for a defect.
                     Debug.Fail("the thread-safe socket's async drive threw: " + e);
-                    EndAll(op => op.RequestFail(e));
+                    FailAll(e);
                 }
                 finally
                 {
@@ -239,7 +239,7 @@ namespace NetZeroMQ
         {
             if (_socket.IsDisposeRequested)
             {
-                EndAll(static op => op.RequestDisposeAbort());
+                EndAll(null);
                 return;
             }
 
@@ -261,7 +261,7 @@ namespace NetZeroMQ
 
                 if (!EnterPoller(lease, out Exception? failure))
                 {
-                    EndAll(op => op.RequestFail(failure!));
+                    FailAll(failure!);
                     return;
                 }
 
@@ -280,7 +280,7 @@ namespace NetZeroMQ
             if (armFailure is not null)
             {
                 // Without the registration nothing would ever wake them: they end now, with the reason.
-                EndAll(op => op.RequestFail(armFailure));
+                FailAll(armFailure);
             }
         }
 
@@ -379,8 +379,14 @@ namespace NetZeroMQ
             }
         }
 
-        /// <summary>Ends every queued operation with <paramref name="end"/> (an abort or a failure; one that completed is left alone).</summary>
-        private void EndAll(Action<AsyncOperation> end)
+        /// <summary>Ends every queued operation with <paramref name="error"/> (one that completed is left alone).</summary>
+        private void FailAll(Exception error) => EndAll(error);
+
+        /// <summary>
+        /// Ends every queued operation: with <paramref name="error"/>, or with ObjectDisposedException when null (an abort, which
+        /// an operation being attempted right now finishes itself). Rare (a Dispose, a failure): it may allocate.
+        /// </summary>
+        private void EndAll(Exception? error)
         {
             AsyncOperation[] all;
             lock (_gate)
@@ -392,7 +398,14 @@ namespace NetZeroMQ
 
             foreach (AsyncOperation op in all)
             {
-                end(op);
+                if (error is null)
+                {
+                    op.RequestDisposeAbort();
+                }
+                else
+                {
+                    op.RequestFail(error);
+                }
             }
         }
 
