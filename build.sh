@@ -113,6 +113,7 @@ case "$job" in
     samples)
         dotnet build NetZeroMQ.sln -c Release --nologo -v q
         failed=()
+        needs_draft=()
         count=0
         for project in samples/*/*.csproj; do
             name=$(basename "$project" .csproj)
@@ -123,12 +124,17 @@ case "$job" in
             timeout 120 dotnet run --project "$project" -c Release --no-build
             src=$?
             set -e
-            if [ "$src" -ne 0 ]; then
+            if [ "$src" -eq 3 ]; then
+                # Exit code 3: the sample needs libzmq's draft API (ClientServer), which the loaded libzmq lacks. Not a
+                # failure of the sample; run it against a draft build (NETZEROMQ_LIBZMQ) to see it work.
+                echo "$name: not run, the loaded libzmq has no draft API (exit code 3)"
+                needs_draft+=("$name")
+            elif [ "$src" -ne 0 ]; then
                 echo "$name: FAILED (exit code $src$([ "$src" -eq 124 ] && echo ', timed out'))"
                 failed+=("$name")
             fi
         done
-        echo "samples: $((count - ${#failed[@]})) passed, ${#failed[@]} failed${failed:+ (${failed[*]})}"
+        echo "samples: $((count - ${#failed[@]} - ${#needs_draft[@]})) passed, ${#failed[@]} failed${failed:+ (${failed[*]})}${needs_draft:+, ${#needs_draft[@]} not run without the draft API (${needs_draft[*]})}"
         [ ${#failed[@]} -eq 0 ]
         ;;
     package)
@@ -154,6 +160,7 @@ case "$job" in
         out=$(mktemp -d)
         trap 'rm -rf "$out"' EXIT
         failed=()
+        needs_draft=()
         count=0
         for project in samples/*/*.csproj; do
             name=$(basename "$project" .csproj)
