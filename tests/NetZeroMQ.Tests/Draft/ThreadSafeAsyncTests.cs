@@ -273,6 +273,27 @@ namespace NetZeroMQ.Tests.Draft
         }
 
         [Fact(Timeout = TestTimeouts.TestMilliseconds)]
+        public async Task ContextShutdown_WithPendingReceives_EndsThemWithContextTerminated()
+        {
+            using Context context = Zmq.NewContext();
+            using Socket? client = DraftSocketsFixture.NewOrAssertUnsupported(context, DraftSocketType.Client);
+            if (client is null)
+            {
+                return;
+            }
+
+            ValueTask<byte[]>[] pending = Enumerable.Range(0, 4).Select(_ => client.RecvBytesAsync()).ToArray();
+            Assert.All(pending, receive => Assert.False(receive.IsCompleted));
+
+            context.Shutdown();
+            foreach (ValueTask<byte[]> receive in pending)
+            {
+                var error = await Assert.ThrowsAsync<ZmqException>(async () => await receive.AsTask().WaitAsync(TestTimeouts.Expected));
+                Assert.Equal(ZmqError.ContextTerminated, error.Error);
+            }
+        }
+
+        [Fact(Timeout = TestTimeouts.TestMilliseconds)]
         public async Task ScatterGather_SendWaitsForAPeer_ThenArrives()
         {
             using Context context = Zmq.NewContext();
