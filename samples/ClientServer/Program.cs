@@ -41,10 +41,10 @@ Task serverTask = Task.Run(async () =>
     while (answered < Clients * RequestsPerClient)
     {
         await server.RecvAsync(message, token);
-        uint routingId = message.RoutingId;
+        uint routingId = message.GetRoutingId();
         string request = message.GetString();
         message.Rebuild(Encoding.UTF8.GetBytes("reply to " + request));
-        message.RoutingId = routingId;
+        message.SetRoutingId(routingId);
         await server.SendAsync(message, cancellationToken: token);
         answered++;
     }

@@ -91,9 +91,12 @@ namespace NetZeroMQ
                     return attached;
                 }
 
-                if (!Draft.DraftApi.HasPoller)
+                if (!HasPoller())
                 {
-                    Draft.DraftApi.ThrowUnavailable("An async send or receive that has to wait on a thread-safe " + lease.Socket.TypeName + " socket (through zmq_poller_fd)");
+                    // A draft build older than libzmq 4.3.2 makes these sockets but has no zmq_poller_fd to wait on.
+                    throw new NotSupportedException(
+                        "An async send or receive that has to wait on a thread-safe " + lease.Socket.TypeName + " socket needs the " +
+                        "draft poller with zmq_poller_fd (libzmq 4.3.2+), which the loaded libzmq " + Libzmq.Version + " does not export.");
                 }
 
                 nint poller = NewPoller(lease);
@@ -237,7 +240,7 @@ namespace NetZeroMQ
         /// </summary>
         private void Drive(SocketLease lease)
         {
-            if (_socket.IsDisposeRequested)
+            if (_socket.IsDisposed)
             {
                 EndAll(null);
                 return;
@@ -408,6 +411,12 @@ namespace NetZeroMQ
                 }
             }
         }
+
+        /// <summary>Whether the loaded libzmq exports every draft poller function used here.</summary>
+        private static bool HasPoller() =>
+            Interop.ZmqDraft.zmq_poller_new != null && Interop.ZmqDraft.zmq_poller_destroy != null &&
+            Interop.ZmqDraft.zmq_poller_add != null && Interop.ZmqDraft.zmq_poller_remove != null &&
+            Interop.ZmqDraft.zmq_poller_wait_all != null && Interop.ZmqDraft.zmq_poller_fd != null;
 
         /// <summary>A new poller holding the socket (which gives the poller its signaler, and so its descriptor).</summary>
         private static nint NewPoller(SocketLease lease)
