@@ -52,11 +52,18 @@ namespace NetZeroMQ
         private CancellationToken _cancellationToken;
         private CancellationTokenRegistration _registration;
 
-        internal AsyncOperation(bool isSend)
+        /// <summary>The thread-safe socket's async side that pools this operation (null: a socket's own per-direction one).</summary>
+        private readonly ThreadSafeAsyncState? _pool;
+
+        internal AsyncOperation(bool isSend, ThreadSafeAsyncState? pool = null)
         {
             _isSend = isSend;
+            _pool = pool;
             _core.RunContinuationsAsynchronously = true;
         }
+
+        /// <summary>Whether this operation sends.</summary>
+        internal bool IsSend => _isSend;
 
         /// <summary>Whether an operation waits for readiness (a hint; the state machine decides).</summary>
         internal bool IsPending => Volatile.Read(ref _state) == Pending;
@@ -91,7 +98,12 @@ namespace NetZeroMQ
         /// Tries the operation without blocking, by the holder of <paramref name="lease"/>. Returns true if the operation is
         /// still pending afterwards and the socket's descriptor must be armed.
         /// </summary>
-        internal bool TryAdvance(SocketLease lease)
+        /// <remarks>
+        /// With <paramref name="untilEventsSayWait"/> (a socket's own descriptor) it retries while <c>ZMQ_EVENTS</c> says ready;
+        /// without it (a thread-safe socket, whose async side reads the readiness itself, once for all its operations) it makes
+        /// exactly one attempt.
+        /// </remarks>
+        internal bool TryAdvance(SocketLease lease, bool untilEventsSayWait = true)
         {
             if (Interlocked.CompareExchange(ref _state, Attempting, Pending) != Pending)
             {
@@ -105,7 +117,7 @@ namespace NetZeroMQ
                 while (true)
                 {
                     rc = _transfer.TryOnce(lease, out frame);
-                    if (rc >= 0)
+                    if (rc >= 0 || !untilEventsSayWait)
                     {
                         break;
                     }
@@ -240,6 +252,14 @@ namespace NetZeroMQ
 
         private int Finish(short token, out object? frame)
         {
+            if (token != _core.Version || _core.GetStatus(token) == ValueTaskSourceStatus.Pending)
+            {
+                // Not this operation's result to take (a stale token, or not completed yet): the core throws, and nothing below
+                // may run (it would free, and for a pooled operation hand out again, an operation still in use).
+                frame = null;
+                return _core.GetResult(token);
+            }
+
             frame = _frame;
             try
             {
@@ -253,6 +273,7 @@ namespace NetZeroMQ
                 _frame = null;
                 _cancellationToken = default;
                 Volatile.Write(ref _state, Idle);
+                _pool?.Return(this);
             }
         }
     }

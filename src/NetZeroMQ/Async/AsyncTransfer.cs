@@ -145,7 +145,7 @@ namespace NetZeroMQ
 
                 case Kind.RecvFrame:
                     // Into the async side's scratch message, and out of it again before the socket is let go.
-                    Message scratch = ((SocketAsyncState)lease.Attachment!).Scratch;
+                    Message scratch = lease.Attachment is ThreadSafeAsyncState shared ? shared.Scratch : ((SocketAsyncState)lease.Attachment!).Scratch;
                     int size = TryMessage(lease, scratch);
                     if (size >= 0)
                     {

@@ -13,13 +13,18 @@ namespace NetZeroMQ
     /// completes when the socket is ready, with its continuation on the thread pool. No thread is blocked and nothing sleeps per
     /// pending operation, and a waiting operation allocates nothing (each socket reuses one operation object per direction).</para>
     /// <para>One receive and one send may be pending at the same time; a second one in the same direction throws
-    /// <see cref="InvalidOperationException"/>. Cancellation completes a pending operation at once with
+    /// <see cref="InvalidOperationException"/>. The draft thread-safe types (<c>NetZeroMQ.Draft.DraftSockets</c>: SERVER, CLIENT,
+    /// RADIO, DISH, SCATTER, GATHER, PEER, CHANNEL) are the exception: any number of sends and receives may be pending at once,
+    /// started from any threads, each receive getting a different message; they wait through a draft <c>zmq_poller</c>'s
+    /// descriptor in the same reactor (they have no <c>ZMQ_FD</c>), and their operations are pooled, so a wait allocates
+    /// nothing in steady state. Cancellation completes a pending operation at once with
     /// <see cref="OperationCanceledException"/> and leaves the socket usable (a message that was already received is delivered,
     /// never dropped). <see cref="Socket.Dispose"/> completes pending operations with <see cref="ObjectDisposedException"/>;
     /// <see cref="Context.Shutdown"/> with <see cref="ZmqError.ContextTerminated"/>.</para>
     /// <para>Threading: continuations may resume on any thread; the socket's guard (a full fence per call) makes that migration
     /// safe, as libzmq requires. Do not use the socket from another thread while you await it, except through the async
-    /// methods themselves. Async needs a .NET 8+ target.</para>
+    /// methods themselves (a thread-safe draft socket may be used from any thread at any time). Async needs a .NET 8+
+    /// target.</para>
     /// <para>The reactor: on Linux, epoll; everywhere else (Windows, where <c>ZMQ_FD</c> is a SOCKET, macOS, ...) a portable
     /// reactor that waits in <c>zmq_poll</c> on the armed descriptors. On Linux the portable one is selected with the
     /// environment variable <c>NETZEROMQ_REACTOR=poll</c> or the AppContext switch <c>NetZeroMQ.UsePortableReactor</c>
@@ -163,22 +168,12 @@ namespace NetZeroMQ
             using SocketLease lease = socket.Lease();
             if (lease.Socket.IsThreadSafe)
             {
-                ThrowWaitUnsupportedOnThreadSafe(lease.Socket);
+                // No ZMQ_FD there: a draft poller's descriptor waits instead, for any number of pending operations.
+                return ThreadSafeAsyncState.Of(lease).Start(lease, transfer, cancellationToken, out token);
             }
 
             return SocketAsyncState.Of(lease).Start(transfer, cancellationToken, out token);
         }
-
-        /// <summary>
-        /// libzmq's thread-safe sockets have no <c>ZMQ_FD</c> for the reactor to wait on (their readiness is only reachable
-        /// through the draft <c>zmq_poller</c>), and the async side allows one pending operation per direction, where these
-        /// sockets are meant for many: until that is built, an async call on them that would have to wait says so plainly
-        /// instead of failing inside libzmq. A call that completes at once (its first, non-blocking attempt) still works.
-        /// </summary>
-        private static void ThrowWaitUnsupportedOnThreadSafe(Socket socket) =>
-            throw new NotSupportedException(
-                "An async send or receive that has to wait is not supported yet on a thread-safe " + socket.TypeName + " socket " +
-                "(it has no ZMQ_FD to wait on). Use the blocking or timed Try methods, which any number of threads may call at once.");
 
         private static void ThrowIfInvalidAsync(SendFlags flags)
         {

@@ -27,7 +27,11 @@ namespace NetZeroMQ.Draft
         /// <summary>Whether every draft feature below is available; required by <see cref="DraftSockets.Create"/>.</summary>
         public static bool IsAvailable => HasPoller && HasGroups && HasRoutingId && HasMessageGroup && HasVersionedMonitor;
 
-        /// <summary>Whether <c>zmq_poller_new</c> (the draft poller, the only way to wait on thread-safe sockets) is exported.</summary>
+        /// <summary>
+        /// Whether the draft poller is exported: <c>zmq_poller_new</c>, <c>_destroy</c>, <c>_add</c>, <c>_modify</c>,
+        /// <c>_remove</c>, <c>_wait_all</c> and <c>_fd</c> (libzmq 4.3.2+), the only way to wait on thread-safe sockets (async
+        /// operations on them, and a <see cref="Poller"/> that holds one).
+        /// </summary>
         public static bool HasPoller => Exports.PollerNew;
 
         /// <summary>Whether <c>zmq_join</c> and <c>zmq_leave</c> (DISH groups) are exported.</summary>
@@ -68,7 +72,10 @@ namespace NetZeroMQ.Draft
             {
                 // Loading errors surface here as the binding's own clear exception, before the draft pointers are bound.
                 Libzmq.EnsureUsable();
-                PollerNew = Interop.ZmqDraft.zmq_poller_new != null;
+                PollerNew = Interop.ZmqDraft.zmq_poller_new != null && Interop.ZmqDraft.zmq_poller_destroy != null &&
+                    Interop.ZmqDraft.zmq_poller_add != null && Interop.ZmqDraft.zmq_poller_modify != null &&
+                    Interop.ZmqDraft.zmq_poller_remove != null && Interop.ZmqDraft.zmq_poller_wait_all != null &&
+                    Interop.ZmqDraft.zmq_poller_fd != null;
                 Join = Interop.ZmqDraft.zmq_join != null;
                 Leave = Interop.ZmqDraft.zmq_leave != null;
                 MsgSetRoutingId = Interop.ZmqDraft.zmq_msg_set_routing_id != null;

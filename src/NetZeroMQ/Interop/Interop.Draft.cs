@@ -19,6 +19,29 @@ namespace NetZeroMQ
             /// <summary><c>void* zmq_poller_new(void)</c>.</summary>
             internal static readonly delegate* unmanaged<nint> zmq_poller_new;
 
+            /// <summary><c>int zmq_poller_destroy(void** poller_p)</c>: frees the poller and sets <c>*poller_p</c> to NULL.</summary>
+            internal static readonly delegate* unmanaged<nint*, int> zmq_poller_destroy;
+
+            /// <summary><c>int zmq_poller_add(void* poller, void* socket, void* user_data, short events)</c>.</summary>
+            internal static readonly delegate* unmanaged<nint, nint, nint, short, int> zmq_poller_add;
+
+            /// <summary><c>int zmq_poller_modify(void* poller, void* socket, short events)</c>.</summary>
+            internal static readonly delegate* unmanaged<nint, nint, short, int> zmq_poller_modify;
+
+            /// <summary><c>int zmq_poller_remove(void* poller, void* socket)</c>.</summary>
+            internal static readonly delegate* unmanaged<nint, nint, int> zmq_poller_remove;
+
+            /// <summary>
+            /// <c>int zmq_poller_wait_all(void* poller, zmq_poller_event_t* events, int n_events, long timeout)</c>: the number of
+            /// events written, or -1 (EAGAIN when none within the timeout). <c>long</c> is 32 bits on Windows, hence
+            /// <see cref="CLong"/>.
+            /// </summary>
+            internal static readonly delegate* unmanaged<nint, void*, int, CLong, int> zmq_poller_wait_all;
+
+            /// <summary><c>int zmq_poller_fd(void* poller, zmq_fd_t* fd)</c> (4.3.2): the descriptor that becomes readable when a
+            /// thread-safe socket in the poller may have changed (EINVAL until one was added).</summary>
+            internal static readonly delegate* unmanaged<nint, nint*, int> zmq_poller_fd;
+
             /// <summary><c>int zmq_join(void* socket, const char* group)</c>.</summary>
             internal static readonly delegate* unmanaged<nint, byte*, int> zmq_join;
 
@@ -50,6 +73,12 @@ namespace NetZeroMQ
             {
                 nint library = LibzmqResolver.EnsureLoaded();
                 zmq_poller_new = (delegate* unmanaged<nint>)Find(library, "zmq_poller_new");
+                zmq_poller_destroy = (delegate* unmanaged<nint*, int>)Find(library, "zmq_poller_destroy");
+                zmq_poller_add = (delegate* unmanaged<nint, nint, nint, short, int>)Find(library, "zmq_poller_add");
+                zmq_poller_modify = (delegate* unmanaged<nint, nint, short, int>)Find(library, "zmq_poller_modify");
+                zmq_poller_remove = (delegate* unmanaged<nint, nint, int>)Find(library, "zmq_poller_remove");
+                zmq_poller_wait_all = (delegate* unmanaged<nint, void*, int, CLong, int>)Find(library, "zmq_poller_wait_all");
+                zmq_poller_fd = (delegate* unmanaged<nint, nint*, int>)Find(library, "zmq_poller_fd");
                 zmq_join = (delegate* unmanaged<nint, byte*, int>)Find(library, "zmq_join");
                 zmq_leave = (delegate* unmanaged<nint, byte*, int>)Find(library, "zmq_leave");
                 zmq_msg_set_routing_id = (delegate* unmanaged<void*, uint, int>)Find(library, "zmq_msg_set_routing_id");
@@ -59,6 +88,29 @@ namespace NetZeroMQ
                 zmq_connect_peer = (delegate* unmanaged<nint, byte*, uint>)Find(library, "zmq_connect_peer");
                 zmq_socket_monitor_versioned = (delegate* unmanaged<nint, byte*, ulong, int, int, int>)Find(library, "zmq_socket_monitor_versioned");
                 zmq_socket_monitor_pipes_stats = (delegate* unmanaged<nint, int>)Find(library, "zmq_socket_monitor_pipes_stats");
+            }
+
+            /// <summary>
+            /// <c>zmq_poller_event_t</c> on POSIX: { void* socket; int fd; void* user_data; short events; } (32 bytes on 64-bit).
+            /// On Windows fd is a SOCKET, see <see cref="PollerEventWindows"/>.
+            /// </summary>
+            [StructLayout(LayoutKind.Sequential)]
+            internal struct PollerEventPosix
+            {
+                internal nint Socket;
+                internal int Fd;
+                internal nint UserData;
+                internal short Events;
+            }
+
+            /// <summary><c>zmq_poller_event_t</c> on Windows: { void* socket; SOCKET fd; void* user_data; short events; }.</summary>
+            [StructLayout(LayoutKind.Sequential)]
+            internal struct PollerEventWindows
+            {
+                internal nint Socket;
+                internal nuint Fd;
+                internal nint UserData;
+                internal short Events;
             }
 
             private static nint Find(nint library, string name) =>

@@ -11,7 +11,10 @@ namespace NetZeroMQ
     /// <para><b>Threading.</b> Like libzmq's own sockets, a <see cref="Socket"/> is used by one thread at a time. It may move
     /// between threads (the guard every call passes through is the full memory barrier libzmq asks for when a socket migrates),
     /// but two threads using it at the same moment get an <see cref="InvalidOperationException"/> instead of libzmq's undefined
-    /// behaviour. <see cref="Dispose"/> is the exception: it may be called from any thread at any time.</para>
+    /// behaviour. <see cref="Dispose"/> is the exception: it may be called from any thread at any time. The draft thread-safe
+    /// types (<c>NetZeroMQ.Draft.DraftSockets</c>: SERVER, CLIENT, RADIO, DISH, SCATTER, GATHER, PEER, CHANNEL) are the other
+    /// exception: libzmq locks inside every call on them, so any number of threads may send, receive, wait and await on one
+    /// socket at once (single-frame messages only).</para>
     /// <para><b>Close semantics.</b> <see cref="Dispose"/> closes the socket (<c>zmq_close</c>, exactly once); messages still
     /// queued leave in the background for up to <see cref="Linger"/>, and the context's disposal waits for them that long. If
     /// another thread is inside a call on this socket, that call ends promptly with <see cref="ObjectDisposedException"/> (a
