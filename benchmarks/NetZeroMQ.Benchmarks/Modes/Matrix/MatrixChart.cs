@@ -74,7 +74,9 @@ public static class MatrixChart
         plot.Axes.SetLimitsY(0, System.Math.Max(1.3, bars.Count == 0 ? 0 : bars.Max(b => b.Value + b.Error) + 0.05));
         plot.Axes.SetLimitsX(-1.5, position - 0.5);
         plot.YLabel("NetZeroMQ / native libzmq (msg/s)");
-        plot.Title($"Achievement ratio per cell, {results.Api} API, median of {results.Rounds} interleaved rounds ({results.Started}, {results.Cpus} CPUs, load average {results.LoadAtStart.Split(' ')[0]} at the start)");
+        // Two lines: on one, the run's details were cut off at the image's edge.
+        plot.Title($"Achievement ratio per cell, {results.Api} API, median of {results.Rounds} interleaved rounds\n" +
+            $"({results.Started}, {results.Cpus} CPUs, load average {results.LoadAtStart.Split(' ')[0]} at the start)");
         plot.XLabel($"sizes {MatrixReport.SizeName(sizes[0])} to {MatrixReport.SizeName(sizes[^1])} left to right; error bar: ±1 sd of the per-round ratios; " +
             "dashed 0.90, dotted 1.00; grey cross: not measured");
         plot.Axes.Bottom.Label.FontSize = 13;
