@@ -33,6 +33,19 @@ namespace NetZeroMQ.Tests.TestUtilities
         }
 
         /// <summary>
+        /// The connected <paramref name="client"/> says hello and the <paramref name="server"/> receives it: returns the routing id
+        /// the server knows the client by (a SERVER learns it only from a message).
+        /// </summary>
+        public static uint IntroduceClient(Socket client, Socket server)
+        {
+            client.Send("hello");
+            using var first = new Message();
+            server.Recv(first);
+            Assert.Equal("hello", first.GetString());
+            return first.RoutingId;
+        }
+
+        /// <summary>
         /// A udp port on loopback that was free a moment ago: udp binds report no resolved port, so the tests find one the
         /// way the system does (bind port 0, read it, let go) instead of using a fixed number.
         /// </summary>

@@ -32,10 +32,7 @@ namespace NetZeroMQ.Tests.Draft
             client.Connect(Transports.BindAnywhere(server, transport));
 
             // The server learns the client's routing id from a first message.
-            client.Send("hello");
-            using var first = new Message();
-            server.Recv(first);
-            uint clientId = first.RoutingId;
+            uint clientId = DraftSocketsFixture.IntroduceClient(client, server);
 
             // Client to server: eight threads send on the one CLIENT, eight receive on the one SERVER.
             AssertEveryMessageOnce(

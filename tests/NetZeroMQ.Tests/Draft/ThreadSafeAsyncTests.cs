@@ -73,10 +73,7 @@ namespace NetZeroMQ.Tests.Draft
 
             using Socket client = DraftSocketsFixture.NewOrAssertUnsupported(context, DraftSocketType.Client)!;
             client.Connect(Transports.BindAnywhere(server, "tcp"));
-            client.Send("hello");
-            using var first = new Message();
-            server.Recv(first);
-            uint clientId = first.RoutingId;
+            uint clientId = DraftSocketsFixture.IntroduceClient(client, server);
 
             // Eight receives pending at once, started on eight threads, before anything is sent.
             var seen = new ConcurrentDictionary<int, int>();
@@ -137,13 +134,7 @@ namespace NetZeroMQ.Tests.Draft
 
             using Socket client = DraftSocketsFixture.NewOrAssertUnsupported(context, DraftSocketType.Client)!;
             client.Connect(Transports.BindAnywhere(server, "inproc"));
-            client.Send("hello");
-            uint clientId;
-            using (var first = new Message())
-            {
-                server.Recv(first);
-                clientId = first.RoutingId;
-            }
+            uint clientId = DraftSocketsFixture.IntroduceClient(client, server);
 
             // Started on eight threads at once.
             Task<Task<byte[]>>[] starts = Enumerable.Range(0, 8)
@@ -178,13 +169,7 @@ namespace NetZeroMQ.Tests.Draft
 
             using Socket client = DraftSocketsFixture.NewOrAssertUnsupported(context, DraftSocketType.Client)!;
             client.Connect(Transports.BindAnywhere(server, "tcp"));
-            client.Send("hello");
-            uint clientId;
-            using (var first = new Message())
-            {
-                server.Recv(first);
-                clientId = first.RoutingId;
-            }
+            uint clientId = DraftSocketsFixture.IntroduceClient(client, server);
 
             var random = new Random(16);
             var senderRandom = new Random(61);
@@ -328,10 +313,7 @@ namespace NetZeroMQ.Tests.Draft
             server.SendHighWatermark = 1;
             client.ReceiveHighWatermark = 1;
             client.Connect(Transports.BindAnywhere(server, "inproc"));
-            client.Send("hello");
-            using var first = new Message();
-            server.Recv(first);
-            uint clientId = first.RoutingId;
+            uint clientId = DraftSocketsFixture.IntroduceClient(client, server);
 
             // Fill the pipe until a send has to wait (SERVER reports writable all the while: the wait must not spin on it).
             ValueTask pending;
