@@ -42,7 +42,7 @@ public static class ConnectivityTestMode
                     ReceiveMode[] modes = ReceiveModes.For(pattern);
                     foreach (ReceiveMode mode in modes)
                     {
-                        RunBatch(new RigOptions(pattern, transport, MessageSize, mode));
+                        RunBatch(new RigOptions(pattern, transport, MessageSize, mode, Patterns.Strategies(pattern)[0]));
                     }
 
                     checks.Add($"modes {modes.Length}/{modes.Length}");

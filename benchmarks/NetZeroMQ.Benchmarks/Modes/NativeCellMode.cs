@@ -75,16 +75,16 @@ public static class NativeCellMode
             "zc" => BufferStrategy.MessageZeroCopy,
             _ => throw new InvalidOperationException("--api accepted '" + api + "'"), // the parser admits only the three above
         };
-        if (Patterns.NotRunReason(pattern) is string reason)
-        {
-            Console.Error.WriteLine($"{reason} ({Libzmq.LoadedFrom}, libzmq {Context.Version})");
-            return Patterns.NoDraftExitCode;
-        }
-
         if (!Array.Exists(Patterns.Strategies(pattern), s => s == strategy))
         {
             Console.Error.WriteLine($"--pattern {CliOptions.NameOf(pattern)} needs --api msg (every RADIO message carries its group on a Message)");
             return 2;
+        }
+
+        if (Patterns.NotRunReason(pattern) is string reason)
+        {
+            Console.Error.WriteLine($"{reason} ({Libzmq.LoadedFrom}, libzmq {Context.Version})");
+            return Patterns.NoDraftExitCode;
         }
 
         int timeoutMs = options.GetValue(s_timeoutMs);
