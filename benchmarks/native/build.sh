@@ -17,5 +17,5 @@ fi
 
 mkdir -p "$(dirname "$out")"
 out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
-gcc -O2 -Wall -Wextra -Werror -o "$out" "$here/nzmq_native.c" -lzmq -lpthread
+gcc -O2 -Wall -Wextra -Werror -o "$out" "$here/nzmq_native.c" -lzmq -lpthread -ldl
 echo "built $out against libzmq $(pkg-config --modversion libzmq 2>/dev/null || echo '(version unknown)')"

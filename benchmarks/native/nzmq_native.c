@@ -15,11 +15,16 @@
  *   - the receiver checks count * size payload bytes arrived; the sender keeps
  *     its socket open until the receiver is done (LINGER=0 would drop queued
  *     messages on close).
- * Exit codes: 0 ok, 1 usage, 2 libzmq/system setup error, 3 run failed.
+ * Draft patterns (clientserver, radiodish) and --poll-probe use libzmq's draft
+ * API, bound with dlsym at run time so that this program builds and runs
+ * against a libzmq without it (Debian's); there they exit with code 4.
+ * Exit codes: 0 ok, 1 usage, 2 libzmq/system setup error, 3 run failed,
+ * 4 not run: the loaded libzmq has no draft API.
  */
 #define _GNU_SOURCE
 #include <zmq.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -34,14 +39,15 @@
 #include <unistd.h>
 
 enum pattern { PUSHPULL, PUBSUB, ROUTERROUTER, PAIR, DEALERROUTER, REQREP,
-               DEALERDEALER, ROUTERROUTERPOLLER };
+               DEALERDEALER, ROUTERROUTERPOLLER, CLIENTSERVER, RADIODISH };
 enum transport { INPROC, IPC, TCP };
 enum mode { BLOCKING, NONBLOCKING, POLLER };
 enum api { API_MSG, API_BUF, API_ZC };
 
 static const char *const pattern_names[] = {"pushpull", "pubsub", "routerrouter",
                                             "pair", "dealerrouter", "reqrep",
-                                            "dealerdealer", "routerrouterpoller"};
+                                            "dealerdealer", "routerrouterpoller",
+                                            "clientserver", "radiodish"};
 static const char *const transport_names[] = {"inproc", "ipc", "tcp"};
 static const char *const mode_names[] = {"blocking", "nonblocking", "poller"};
 static const char *const api_names[] = {"msg", "buf", "zc"};
@@ -50,6 +56,86 @@ static const char *const api_names[] = {"msg", "buf", "zc"};
 #define EXIT_USAGE 1
 #define EXIT_SETUP 2
 #define EXIT_RUN 3
+#define EXIT_NO_DRAFT 4
+
+/* Draft socket types: zmq.h defines them only with ZMQ_BUILD_DRAFT_API. */
+#ifndef ZMQ_SERVER
+#define ZMQ_SERVER 12
+#define ZMQ_CLIENT 13
+#define ZMQ_RADIO 14
+#define ZMQ_DISH 15
+#endif
+#ifndef ZMQ_XPUB_NODROP
+#define ZMQ_XPUB_NODROP 69
+#endif
+
+/* The RADIO's group; every message carries it: libzmq's RADIO sends a message
+ * only to the peers that joined its group, so one without a group (group "")
+ * reaches no DISH and is dropped without an error. */
+#define RADIO_GROUP "g"
+
+/* Draft functions, looked up at run time (NULL when the library lacks them). */
+static struct {
+    int (*join) (void *socket, const char *group);
+    int (*msg_set_group) (zmq_msg_t *msg, const char *group);
+    void *(*poller_new) (void);
+    int (*poller_destroy) (void **poller);
+    int (*poller_add) (void *poller, void *socket, void *user_data, short events);
+    int (*poller_wait_all) (void *poller, void *events, int n_events, long timeout);
+} draft;
+
+/* zmq_poller_event_t, which zmq.h declares only with the draft API. */
+struct poller_event {
+    void *socket;
+    int fd;
+    void *user_data;
+    short events;
+};
+
+static int draft_loaded (void)
+{
+    draft.join = (int (*) (void *, const char *)) dlsym (RTLD_DEFAULT, "zmq_join");
+    draft.msg_set_group =
+      (int (*) (zmq_msg_t *, const char *)) dlsym (RTLD_DEFAULT, "zmq_msg_set_group");
+    draft.poller_new = (void *(*) (void)) dlsym (RTLD_DEFAULT, "zmq_poller_new");
+    draft.poller_destroy = (int (*) (void **)) dlsym (RTLD_DEFAULT, "zmq_poller_destroy");
+    draft.poller_add = (int (*) (void *, void *, void *, short)) dlsym (
+      RTLD_DEFAULT, "zmq_poller_add");
+    draft.poller_wait_all = (int (*) (void *, void *, int, long)) dlsym (
+      RTLD_DEFAULT, "zmq_poller_wait_all");
+    return zmq_has ("draft") && draft.join && draft.msg_set_group
+           && draft.poller_new && draft.poller_destroy && draft.poller_add
+           && draft.poller_wait_all;
+}
+
+/* Which file zmq_version came from: the proof of the libzmq actually loaded. */
+static const char *libzmq_path (void)
+{
+    Dl_info info;
+    return dladdr ((void *) zmq_version, &info) && info.dli_fname ? info.dli_fname : "?";
+}
+
+static void print_libzmq (void)
+{
+    int major, minor, patch;
+    zmq_version (&major, &minor, &patch);
+    printf ("libzmq=%d.%d.%d draft=%d libzmq_path=%s", major, minor, patch,
+            draft_loaded (), libzmq_path ());
+}
+
+/* Exit 4 with the reason when a draft feature is asked of a library without it. */
+static void require_draft (const char *what)
+{
+    if (draft_loaded ())
+        return;
+    fprintf (stderr, "nzmq_native: not run: %s needs the draft API and the loaded libzmq "
+                     "(%s) has none (zmq_has(\"draft\") is %d)\n",
+             what, libzmq_path (), zmq_has ("draft"));
+    exit (EXIT_NO_DRAFT);
+}
+
+/* RADIO sends: the group every message carries, NULL for other patterns. */
+static const char *send_group;
 
 /* One-byte routing ids of the ROUTER patterns (sender "S", receiver "R"). */
 static const char SENDER_ID[1] = {'S'};
@@ -66,6 +152,8 @@ struct options {
     long long warmup;      /* messages (round trips) per untimed batch, 0: none */
     double warmup_seconds; /* untimed batches go on at least this long */
     int roundtrip;         /* --roundtrip: ping-pong latency instead of throughput */
+    int poll_probe, draft_check;
+    long long sockets, iterations, batches; /* --poll-probe */
 };
 
 struct run {
@@ -169,6 +257,8 @@ static void *open_socket (const struct run *r, int sender)
       [REQREP] = {ZMQ_REQ, ZMQ_REP},
       [DEALERDEALER] = {ZMQ_DEALER, ZMQ_DEALER},
       [ROUTERROUTERPOLLER] = {ZMQ_ROUTER, ZMQ_ROUTER},
+      [CLIENTSERVER] = {ZMQ_CLIENT, ZMQ_SERVER},
+      [RADIODISH] = {ZMQ_RADIO, ZMQ_DISH},
     };
     const struct options *o = r->opt;
     void *s = zmq_socket (r->ctx, types[o->pattern][sender ? 0 : 1]);
@@ -204,6 +294,12 @@ static void *open_socket (const struct run *r, int sender)
             if (sender && zmq_setsockopt (s, ZMQ_ROUTING_ID, SENDER_ID, 1) != 0)
                 setup_failed ("ZMQ_ROUTING_ID");
             break;
+        case RADIODISH:
+            if (sender) /* like PUB: block at the HWM instead of dropping */
+                set_int_opt (s, ZMQ_XPUB_NODROP, 1, "ZMQ_XPUB_NODROP");
+            else if (draft.join (s, RADIO_GROUP) != 0)
+                setup_failed ("zmq_join");
+            break;
         default: break;
     }
     return s;
@@ -224,11 +320,11 @@ static inline int send_frame (void *s, enum api api, const void *data,
 {
     for (;;) {
         int rc;
-        if (api == API_BUF) {
+        if (api == API_BUF && !send_group) {
             rc = zmq_send (s, data, len, flags);
         } else {
             zmq_msg_t m;
-            if (api == API_MSG) {
+            if (api != API_ZC) { /* msg, or buf on a RADIO (needs a message) */
                 /* what a binding does with a byte array it does not own */
                 if (zmq_msg_init_size (&m, len) != 0)
                     return -1;
@@ -236,6 +332,13 @@ static inline int send_frame (void *s, enum api api, const void *data,
             } else if (zmq_msg_init_data (&m, (void *) data, len, NULL, NULL)
                        != 0) {
                 /* zc: constant buffer, no free function: no alloc, no copy */
+                return -1;
+            }
+            /* RADIO: a message without a group reaches no DISH */
+            if (send_group && draft.msg_set_group (&m, send_group) != 0) {
+                int err = zmq_errno ();
+                zmq_msg_close (&m);
+                errno = err;
                 return -1;
             }
             rc = zmq_msg_send (&m, s, flags);
@@ -680,17 +783,107 @@ static void *receiver_main (void *arg)
     return NULL;
 }
 
+/* ---- --poll-probe ------------------------------------------------------ */
+
+/* What one poll call costs when nothing is ready (timeout 0): N PAIR pairs
+ * over inproc, the N bound sockets polled; zmq_poll with the items array
+ * against one zmq_poller built once (zmq_poller_wait_all). Batches of
+ * --iterations calls alternate between the two; the best batch of each
+ * counts (the least disturbed by the rest of the machine). */
+static double probe_batch (void *poller, zmq_pollitem_t *items,
+                           struct poller_event *events, int n, long long iterations)
+{
+    const uint64_t t = now_ns ();
+    for (long long i = 0; i < iterations; i++) {
+        if (poller) {
+            if (draft.poller_wait_all (poller, events, n, 0) != -1
+                || zmq_errno () != EAGAIN)
+                setup_failed ("zmq_poller_wait_all: expected nothing ready (EAGAIN)");
+        } else if (zmq_poll (items, n, 0) != 0)
+            setup_failed ("zmq_poll: expected nothing ready");
+    }
+    return (double) (now_ns () - t) / (double) iterations;
+}
+
+static int poll_probe (const struct options *o)
+{
+    require_draft ("--poll-probe (zmq_poller_*)");
+    const int n = (int) o->sockets;
+    /* default: about a million socket checks per batch */
+    const long long iterations =
+      o->iterations ? o->iterations : (1000000 / n < 10000 ? 10000 : 1000000 / n);
+    void *ctx = zmq_ctx_new ();
+    void **socks = calloc ((size_t) n * 2, sizeof *socks);
+    zmq_pollitem_t *items = calloc ((size_t) n, sizeof *items);
+    struct poller_event *events = calloc ((size_t) n, sizeof *events);
+    if (!ctx || !socks || !items || !events)
+        setup_error ("setup", "out of memory or zmq_ctx_new failed");
+    for (int i = 0; i < n; i++) {
+        char addr[64];
+        snprintf (addr, sizeof addr, "inproc://nzmq-probe-%d", i);
+        if (!(socks[2 * i] = zmq_socket (ctx, ZMQ_PAIR))
+            || !(socks[2 * i + 1] = zmq_socket (ctx, ZMQ_PAIR)))
+            setup_failed ("zmq_socket");
+        set_int_opt (socks[2 * i], ZMQ_LINGER, 0, "ZMQ_LINGER");
+        set_int_opt (socks[2 * i + 1], ZMQ_LINGER, 0, "ZMQ_LINGER");
+        if (zmq_bind (socks[2 * i], addr) != 0)
+            setup_failed ("zmq_bind");
+        if (zmq_connect (socks[2 * i + 1], addr) != 0)
+            setup_failed ("zmq_connect");
+        items[i] = (zmq_pollitem_t){socks[2 * i], 0, ZMQ_POLLIN, 0};
+    }
+    void *poller = draft.poller_new ();
+    if (!poller)
+        setup_failed ("zmq_poller_new");
+    for (int i = 0; i < n; i++)
+        if (draft.poller_add (poller, socks[2 * i], NULL, ZMQ_POLLIN) != 0)
+            setup_failed ("zmq_poller_add");
+
+    /* one untimed batch each first (page faults, the poller's first rebuild) */
+    probe_batch (NULL, items, events, n, iterations);
+    probe_batch (poller, items, events, n, iterations);
+    double best_poll = 1e300, best_poller = 1e300;
+    for (long long b = 0; b < o->batches; b++) {
+        const double a = probe_batch (NULL, items, events, n, iterations);
+        const double p = probe_batch (poller, items, events, n, iterations);
+        best_poll = a < best_poll ? a : best_poll;
+        best_poller = p < best_poller ? p : best_poller;
+    }
+
+    if (draft.poller_destroy (&poller) != 0)
+        setup_failed ("zmq_poller_destroy");
+    for (int i = 0; i < 2 * n; i++)
+        close_socket (socks[i]);
+    while (zmq_ctx_term (ctx) != 0)
+        if (zmq_errno () != EINTR)
+            setup_failed ("zmq_ctx_term");
+    free (socks);
+    free (items);
+    free (events);
+    printf ("poll_probe sockets=%d iterations=%lld batches=%lld zmq_poll_ns=%.1f "
+            "zmq_poller_ns=%.1f poll_over_poller=%.2f ",
+            n, iterations, o->batches, best_poll, best_poller, best_poll / best_poller);
+    print_libzmq ();
+    printf ("\n");
+    return fflush (stdout) == 0 ? 0 : EXIT_SETUP;
+}
+
 /* ---- Command line and main --------------------------------------------- */
 
 static void usage (FILE *f)
 {
     fputs ("usage: nzmq_native\n"
            "  [--pattern pushpull|pubsub|routerrouter|pair|dealerrouter|\n"
-           "             dealerdealer|routerrouterpoller]\n"
+           "             dealerdealer|routerrouterpoller|clientserver|radiodish]\n"
            "  [--transport inproc|ipc|tcp] [--size N] [--count N] [--hwm N]\n"
            "  [--mode blocking|nonblocking|poller] [--api msg|buf|zc]\n"
            "  [--timeout-ms N] [--warmup N] [--warmup-seconds S]\n"
            "  [--roundtrip]   (with --pattern reqrep|dealerrouter, --api buf)\n"
+           "  --pattern clientserver|radiodish: draft sockets (radiodish: --api msg,\n"
+           "             not over udp); exit 4 when the libzmq has no draft API\n"
+           "  --poll-probe [--sockets N] [--iterations N] [--batches N]\n"
+           "             ns per zmq_poll vs zmq_poller_wait_all call, nothing ready\n"
+           "  --draft-check   print the loaded libzmq; exit 4 without the draft API\n"
            "defaults: pushpull tcp, 64 B x 100000, blocking, msg, libzmq's HWM,\n"
            "          20000 ms, no untimed batches\n",
            f);
@@ -729,6 +922,8 @@ static void parse_args (int argc, char **argv, struct options *o)
       ARG ("hwm", 'w'),     ARG ("timeout-ms", 'T'),
       ARG ("warmup", 'W'),  ARG ("warmup-seconds", 'S'),
       {"roundtrip", no_argument, NULL, 'R'},
+      {"poll-probe", no_argument, NULL, 'P'}, {"draft-check", no_argument, NULL, 'D'},
+      ARG ("sockets", 'k'), ARG ("iterations", 'i'), ARG ("batches", 'b'),
       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c;
     while ((c = getopt_long (argc, argv, "", longopts, NULL)) != -1) {
@@ -758,6 +953,11 @@ static void parse_args (int argc, char **argv, struct options *o)
                 break;
             }
             case 'R': o->roundtrip = 1; break;
+            case 'P': o->poll_probe = 1; break;
+            case 'D': o->draft_check = 1; break;
+            case 'k': o->sockets = parse_num (optarg, 1, 1000, "sockets"); break;
+            case 'i': o->iterations = parse_num (optarg, 1, 1LL << 40, "iterations"); break;
+            case 'b': o->batches = parse_num (optarg, 1, 1000, "batches"); break;
             case 'h': usage (stdout); exit (0);
             default: usage (stderr); exit (EXIT_USAGE);
         }
@@ -775,6 +975,12 @@ static void parse_args (int argc, char **argv, struct options *o)
     if (o->pattern == ROUTERROUTERPOLLER && o->mode != BLOCKING) {
         /* it waits in zmq_poll itself before each message */
         fputs ("nzmq_native: --pattern routerrouterpoller needs --mode blocking\n", stderr);
+        exit (EXIT_USAGE);
+    }
+    if (o->pattern == RADIODISH && o->api != API_MSG) {
+        /* every RADIO message needs zmq_msg_set_group: only the msg path has one
+         * (the .NET side: Message with Group) */
+        fputs ("nzmq_native: --pattern radiodish needs --api msg\n", stderr);
         exit (EXIT_USAGE);
     }
     if (!o->roundtrip && o->pattern == REQREP) {
@@ -810,8 +1016,21 @@ int main (int argc, char **argv)
 {
     struct options o = {.pattern = PUSHPULL, .transport = TCP, .mode = BLOCKING,
                         .api = API_MSG, .size = 64, .count = 100000,
-                        .hwm = -1, .timeout_ms = 20000};
+                        .hwm = -1, .timeout_ms = 20000,
+                        .sockets = 1, .iterations = 0, .batches = 5};
     parse_args (argc, argv, &o);
+    if (o.draft_check) {
+        print_libzmq ();
+        printf ("\n");
+        require_draft ("--draft-check");
+        return 0;
+    }
+    if (o.poll_probe)
+        return poll_probe (&o);
+    if (o.pattern == CLIENTSERVER || o.pattern == RADIODISH)
+        require_draft (pattern_names[o.pattern]);
+    if (o.pattern == RADIODISH)
+        send_group = RADIO_GROUP;
 
     static struct run r; /* static: large, and zero-initialised */
     r.opt = &o;
@@ -872,12 +1091,13 @@ int main (int argc, char **argv)
 
     printf ("pattern=%s transport=%s size=%zu count=%lld mode=%s api=%s "
             "hwm=%s seconds=%.6f msg_per_sec=%.0f mb_per_sec=%.1f "
-            "send_seconds=%.6f cpus=%d libzmq=%d.%d.%d warmup=%lldx%lld",
+            "send_seconds=%.6f cpus=%d libzmq=%d.%d.%d warmup=%lldx%lld "
+            "draft=%d libzmq_path=%s",
             pattern_names[o.pattern], transport_names[o.transport], o.size,
             o.count, mode_names[o.mode], api_names[o.api], hwm, secs, mps,
             mps * (double) o.size / 1e6,
             (double) (r.t_send_end - r.t_first_send) / 1e9, ncpu, major, minor,
-            patch, o.warmup, r.warmup_batches);
+            patch, o.warmup, r.warmup_batches, draft_loaded (), libzmq_path ());
     if (o.roundtrip) {
         /* nearest rank: the smallest sample with at least p% at or below it */
         qsort (r.rtt, (size_t) o.count, sizeof *r.rtt, cmp_u64);

@@ -101,6 +101,8 @@ namespace NetZeroMQ.Tests
         [InlineData("--warmup-seconds: '0' is not a positive number", "--native", "--warmup-seconds", "0")]
         [InlineData("--patterns: unknown value 'reqrep' (one of: pushpull, pair, pubsub, dealerdealer, dealerrouter, routerrouter, routerrouterpoller)", "--matrix", "--patterns", "reqrep")]
         [InlineData("--api: unknown value 'frame' (one of: buf, msg, zc)", "--matrix", "--api", "frame")]
+        [InlineData("--patterns: unknown value 'scatter' (one of: pushpull, pubsub, routerrouter, pair, dealerdealer, dealerrouter, routerrouterpoller, clientserver, radiodish)", "--native", "--patterns", "scatter")]
+        [InlineData("--pattern radiodish needs --api msg (every RADIO message carries its group on a Message)", "--cell", "--pattern", "radiodish", "--api", "buf")]
         [InlineData("--sizes: '-64' is not a positive integer", "--matrix", "--sizes", "-64")]
         [InlineData("--rounds does not apply with --from", "--matrix", "--from", "results.json", "--rounds", "2")]
         [InlineData("--with-netmq does not apply with --from", "--matrix", "--with-netmq", "--from", "results.json")]
@@ -124,6 +126,30 @@ namespace NetZeroMQ.Tests
             Assert.Equal(UsageError, exitCode);
             Assert.Equal("", output);
             Assert.Contains(expected, error, StringComparison.Ordinal);
+        }
+
+        [Theory]
+        [InlineData("clientserver", "inproc")]
+        [InlineData("radiodish", "tcp")]
+        public void DraftCell_RunsWithTheDraftApi_ElseExitsFourNotRun(string pattern, string transport)
+        {
+            // The tool loads the same libzmq as this process (same environment): with the draft API the cell moves its
+            // checked messages and says so, without it the cell is "not run" (exit 4), never a number.
+            (int exitCode, string output, string error) = RunTool(
+                "--cell", "--pattern", pattern, "--transport", transport, "--count", "2000", "--jit-warmup", "0", "--timeout-ms", "10000");
+
+            if (NetZeroMQ.Draft.DraftApi.IsAvailable)
+            {
+                Assert.True(exitCode == 0, error);
+                Assert.Contains($"pattern={pattern} transport={transport} size=64 count=2000 ", output, StringComparison.Ordinal);
+                Assert.Contains(" draft=1 ", output, StringComparison.Ordinal);
+            }
+            else
+            {
+                Assert.Equal(4, exitCode);
+                Assert.Equal("", output);
+                Assert.Contains("not run: the loaded libzmq has no draft API", error, StringComparison.Ordinal);
+            }
         }
 
         [Fact]

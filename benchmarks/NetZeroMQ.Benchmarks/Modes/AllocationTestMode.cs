@@ -1,4 +1,5 @@
 using System;
+using System.Linq;
 using System.CommandLine;
 using NetZeroMQ.Benchmarks.Cli;
 using NetZeroMQ.Benchmarks.Transfer;
@@ -29,7 +30,8 @@ public static class AllocationTestMode
         Console.WriteLine();
         Console.WriteLine("| pattern | transport | size | strategy | mode | messages | sender B/msg | receiver B/msg | expected | result |");
         Console.WriteLine("|---|---|---:|---|---|---:|---:|---:|---|---|");
-        foreach (Pattern pattern in Enum.GetValues<Pattern>())
+        // The draft patterns are not part of this check: they need a draft libzmq, and the RADIO sends only Messages.
+        foreach (Pattern pattern in Enum.GetValues<Pattern>().Where(p => !Patterns.IsDraft(p)))
         {
             foreach (Transport transport in new[] { Transport.Inproc, Transport.Tcp })
             {

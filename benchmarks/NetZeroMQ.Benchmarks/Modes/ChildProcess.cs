@@ -55,6 +55,7 @@ public static class ChildProcess
         return new ChildResult(process.ExitCode, process.ExitCode == 0 ? rate : null, process.ExitCode == 0 && rate is null ? "no msg_per_sec in: " + line : error)
         {
             Fields = fields,
+            Line = line,
         };
     }
 
@@ -85,6 +86,13 @@ public readonly record struct ChildResult(int ExitCode, double? MessagesPerSecon
 
     /// <summary>Every numeric field of the child's result line (msg_per_sec, rtt_p50_us, alloc_bytes_per_msg, ...).</summary>
     public IReadOnlyDictionary<string, double> Fields { get; init; } = new Dictionary<string, double>();
+
+    /// <summary>The child's last line of output (its result line when it succeeded).</summary>
+    public string Line { get; init; } = "";
+
+    /// <summary>The libzmq the child reported loading (its libzmq=, draft= and libzmq_path= fields), or "?".</summary>
+    public string LoadedLibzmq =>
+        string.Join(" ", Line.Split(' ').Where(f => f.StartsWith("libzmq", StringComparison.Ordinal) || f.StartsWith("draft=", StringComparison.Ordinal))) is { Length: > 0 } s ? s : "?";
 
     /// <summary>The field, or null when the child did not print it (or failed).</summary>
     public double? Field(string key) => Ok && Fields.TryGetValue(key, out double value) ? value : null;

@@ -7,7 +7,8 @@ using System.Linq;
 namespace NetZeroMQ.Benchmarks.Modes;
 
 /// <summary>One child process to start: a program and its arguments.</summary>
-public readonly record struct ChildCommand(string Program, IReadOnlyList<string> Arguments);
+/// <param name="Environment">Variables set for this child only (on top of the runner's), or null.</param>
+public readonly record struct ChildCommand(string Program, IReadOnlyList<string> Arguments, IReadOnlyDictionary<string, string>? Environment = null);
 
 /// <summary>
 /// What --native and --netmq share: two sides of a cell run as fresh child processes in interleaved rounds (first, second,
@@ -84,7 +85,23 @@ public sealed class Interleaved
         return results;
     }
 
-    public ChildResult Start(ChildCommand command) => ChildProcess.Run(command.Program, command.Arguments, _pin, ChildTimeout, _environment);
+    public ChildResult Start(ChildCommand command) => ChildProcess.Run(command.Program, command.Arguments, _pin, ChildTimeout, Merge(_environment, command.Environment));
+
+    private static IReadOnlyDictionary<string, string>? Merge(IReadOnlyDictionary<string, string>? a, IReadOnlyDictionary<string, string>? b)
+    {
+        if (a is null || b is null)
+        {
+            return a ?? b;
+        }
+
+        var merged = new Dictionary<string, string>(a);
+        foreach (KeyValuePair<string, string> variable in b)
+        {
+            merged[variable.Key] = variable.Value;
+        }
+
+        return merged;
+    }
 
     /// <summary>The median (and spread) of one field over the successful runs.</summary>
     public static Stats Of(IEnumerable<ChildResult> results, string field) =>

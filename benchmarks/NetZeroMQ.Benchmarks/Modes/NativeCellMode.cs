@@ -2,6 +2,7 @@ using System;
 using System.CommandLine;
 using System.Globalization;
 using NetZeroMQ.Benchmarks.Cli;
+using NetZeroMQ.Draft;
 using NetZeroMQ.Benchmarks.Transfer;
 
 namespace NetZeroMQ.Benchmarks.Modes;
@@ -19,7 +20,8 @@ namespace NetZeroMQ.Benchmarks.Modes;
 /// --api msg: Message.Rebuild(payload) + Send(Message), Recv into one reused Message (native "msg").
 /// --api buf: Send(span), Recv(span) into a buffer larger than the message (native "buf").
 /// --api zc: SendZeroCopy(ReadOnlyMemory), Recv into one reused Message (native "zc").
-/// Exit codes: 0 ok, 2 usage or setup error, 3 run failed (the C program uses 1 for usage errors; --native treats every
+/// Exit codes: 0 ok, 2 usage or setup error, 3 run failed, 4 not run (a draft pattern and the libzmq has no draft API, as the
+/// C program) (the C program uses 1 for usage errors; --native treats every
 /// non-zero code as a failed run).
 /// </summary>
 public static class NativeCellMode
@@ -73,6 +75,18 @@ public static class NativeCellMode
             "zc" => BufferStrategy.MessageZeroCopy,
             _ => throw new InvalidOperationException("--api accepted '" + api + "'"), // the parser admits only the three above
         };
+        if (!Array.Exists(Patterns.Strategies(pattern), s => s == strategy))
+        {
+            Console.Error.WriteLine($"--pattern {CliOptions.NameOf(pattern)} needs --api msg (every RADIO message carries its group on a Message)");
+            return 2;
+        }
+
+        if (Patterns.NotRunReason(pattern) is string reason)
+        {
+            Console.Error.WriteLine($"{reason} ({Libzmq.LoadedFrom}, libzmq {Context.Version})");
+            return Patterns.NoDraftExitCode;
+        }
+
         int timeoutMs = options.GetValue(s_timeoutMs);
         int jitWarmup = options.GetValue(s_jitWarmup) ?? count;
 
@@ -106,7 +120,7 @@ public static class NativeCellMode
                     $"pattern={CliOptions.NameOf(pattern)} transport={CliOptions.NameOf(transport)} size={size} count={count} mode={CliOptions.NameOf(mode)} api={api} hwm=default " +
                     $"seconds={batch.Seconds:F6} msg_per_sec={batch.MessagesPerSecond:F0} mb_per_sec={batch.MessagesPerSecond * size / 1e6:F1} " +
                     $"send_seconds={batch.SendSeconds:F6} alloc_bytes_per_msg={allocated / (double)count:F1} cpus={Environment.ProcessorCount} libzmq={Context.Version} " +
-                    $"runtime=.NET{Environment.Version} jit_warmup={jitWarmup}x{warmupBatches}"));
+                    $"runtime=.NET{Environment.Version} jit_warmup={jitWarmup}x{warmupBatches} draft={(DraftApi.IsAvailable ? 1 : 0)} libzmq_path={Libzmq.LoadedFrom}"));
                 return 0;
             }
             catch (Exception e)

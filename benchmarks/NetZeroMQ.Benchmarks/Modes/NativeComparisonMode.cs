@@ -6,6 +6,7 @@ using System.Globalization;
 using System.Linq;
 using NetZeroMQ.Benchmarks.Cli;
 using NetZeroMQ.Benchmarks.Transfer;
+using NetZeroMQ.Draft;
 
 namespace NetZeroMQ.Benchmarks.Modes;
 
@@ -122,6 +123,13 @@ public static class NativeComparisonMode
 
         var runner = new Interleaved(pin, environment);
         Console.WriteLine($"rounds={rounds} pin={(pin ? "taskset -c 0" : "none")} concurrency_checks={(unchecked_ ? "off" : "on")} malloc={(environment is null ? "default" : "neutral")} warmup_seconds={Interleaved.Invariant(warmupSeconds)} cpus={Environment.ProcessorCount} load=\"{Interleaved.LoadAverage()}\" started={DateTime.UtcNow:yyyy-MM-dd HH:mm:ss}Z");
+        // Which libzmq each side loads: the C program's own report (zmq_version's file) and this process's, which the .NET
+        // children share (same environment). Draft cells run only when both have the draft API.
+        ChildResult nativeLibzmq = runner.Start(NativeProgram.Command(native, new[] { "--draft-check" }));
+        bool nativeDraft = nativeLibzmq.ExitCode == 0;
+        bool dotnetDraft = DraftApi.IsAvailable;
+        Console.WriteLine($"libzmq native ({NativeProgram.LibraryChoice}): {nativeLibzmq.Line}");
+        Console.WriteLine($"libzmq .NET: libzmq={Context.Version} draft={(dotnetDraft ? 1 : 0)} libzmq_path={Libzmq.LoadedFrom}");
         var rows = new List<string>();
         foreach (string pattern in patterns)
         foreach (string transport in transports)
@@ -131,6 +139,13 @@ public static class NativeComparisonMode
         {
             string[] cell = { "--pattern", pattern, "--transport", transport, "--size", Interleaved.Invariant(size), "--mode", mode, "--api", api };
             string[] nativeCell = latency ? cell.Append("--roundtrip").ToArray() : cell;
+            if (DraftNotRun(pattern, api, nativeDraft && dotnetDraft) is string notRun)
+            {
+                Console.WriteLine($"  {pattern} {transport} {size} {api} {mode}: {notRun}");
+                rows.Add($"| {pattern} | {transport} | {size} | {api} | {mode} | - | {notRun} | | | | |");
+                continue;
+            }
+
             int count = fixedCount ?? PilotCount(runner, native, nativeCell, size, seconds, latency);
             if (count <= 0)
             {
@@ -140,7 +155,7 @@ public static class NativeComparisonMode
 
             string n = Interleaved.Invariant(count);
             string w = Interleaved.Invariant(warmupSeconds);
-            var nativeCommand = new ChildCommand(native, nativeCell.Concat(new[] { "--count", n, "--warmup", n, "--warmup-seconds", w }).ToArray());
+            ChildCommand nativeCommand = NativeProgram.Command(native, nativeCell.Concat(new[] { "--count", n, "--warmup", n, "--warmup-seconds", w }).ToArray());
             ChildCommand dotnetCommand = latency
                 ? Interleaved.Self(new[] { "--rtt-cell", "--impl", "netzeromq", "--pattern", pattern, "--transport", transport, "--size", Interleaved.Invariant(size), "--count", n, "--warmup", n, "--warmup-seconds", w })
                 : Interleaved.Self(new[] { "--cell" }.Concat(cell).Concat(new[] { "--count", n, "--jit-warmup", n, "--jit-warmup-seconds", w }).Concat(unchecked_ ? new[] { "--unchecked" } : Array.Empty<string>()));
@@ -155,6 +170,11 @@ public static class NativeComparisonMode
             (List<ChildResult> nativeRuns, List<ChildResult> dotnetRuns) = runner.Run(label, rounds, nativeCommand, dotnetCommand, "native", ".NET");
             Stats ns = Interleaved.Of(nativeRuns, "msg_per_sec");
             Stats ds = Interleaved.Of(dotnetRuns, "msg_per_sec");
+            if (nativeRuns.Count > 0 && dotnetRuns.Count > 0)
+            {
+                Console.WriteLine($"  loaded: native {nativeRuns[0].LoadedLibzmq}; .NET {dotnetRuns[0].LoadedLibzmq}");
+            }
+
             rows.Add($"| {pattern} | {transport} | {size} | {api} | {mode} | {count:N0} | {ns.Median:N0} | {ns.Spread:P0} | {ds.Median:N0} | {ds.Spread:P0} | {Interleaved.Ratio(ds.Median, ns.Median)} |");
         }
 
@@ -180,6 +200,22 @@ public static class NativeComparisonMode
         return runner.PrintRows(rows);
     }
 
+    /// <summary>Why a draft cell is not run (no draft API on either side; a RADIO sends Messages only), or null.</summary>
+    public static string? DraftNotRun(string pattern, string api, bool draftApi)
+    {
+        if (!Enum.TryParse(pattern, ignoreCase: true, out Pattern parsed) || !Patterns.IsDraft(parsed))
+        {
+            return null;
+        }
+
+        if (!draftApi)
+        {
+            return Patterns.NoDraftApi;
+        }
+
+        return parsed == Pattern.RadioDish && api != "msg" ? "not run: every RADIO message carries a group, so only --apis msg" : null;
+    }
+
     /// <summary>One markdown row of round-trip latencies: p50 and p99 medians of both sides and their ratios.</summary>
     public static string LatencyRow(string pattern, string transport, int size, int count, List<ChildResult> baseline, List<ChildResult> candidate)
     {
@@ -199,7 +235,7 @@ public static class NativeComparisonMode
     public static int PilotCount(Interleaved runner, string native, string[] cell, int size, double seconds, bool roundTrips)
     {
         int pilot = roundTrips ? 2_000 : size <= 64 ? 100_000 : size <= 1024 ? 50_000 : 3_000;
-        ChildResult result = runner.Start(new ChildCommand(native, cell.Concat(new[] { "--count", Interleaved.Invariant(pilot) }).ToArray()));
+        ChildResult result = runner.Start(NativeProgram.Command(native, cell.Concat(new[] { "--count", Interleaved.Invariant(pilot) }).ToArray()));
         if (!result.Ok)
         {
             runner.Fail();

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Diagnostics;
 using System.IO;
 
@@ -45,6 +46,22 @@ public static class NativeProgram
         Console.WriteLine(stdout.Trim());
         return output;
     }
+
+    /// <summary>
+    /// The C program run against the libzmq the .NET side loads: when NETZEROMQ_LIBZMQ names a library, it is preloaded
+    /// (LD_PRELOAD) into the C program, whose libzmq.so.5 dependency it then satisfies (a draft build's file is usually called
+    /// libzmq.so, which LD_LIBRARY_PATH would not find under that name). The program prints the file zmq_version came from.
+    /// </summary>
+    public static ChildCommand Command(string native, IReadOnlyList<string> arguments)
+    {
+        string? library = Environment.GetEnvironmentVariable("NETZEROMQ_LIBZMQ");
+        return new ChildCommand(
+            native, arguments, string.IsNullOrEmpty(library) ? null : new Dictionary<string, string> { ["LD_PRELOAD"] = Path.GetFullPath(library) });
+    }
+
+    /// <summary>How the C program finds its libzmq, for the header line.</summary>
+    public static string LibraryChoice =>
+        Environment.GetEnvironmentVariable("NETZEROMQ_LIBZMQ") is { Length: > 0 } library ? "LD_PRELOAD=" + Path.GetFullPath(library) : "the dynamic linker's libzmq.so.5";
 
     public static bool OnPath(string command)
     {

@@ -1,5 +1,6 @@
 using System;
 using System.Buffers;
+using NetZeroMQ.Draft;
 
 namespace NetZeroMQ.Benchmarks.Transfer;
 
@@ -17,9 +18,16 @@ public sealed class PayloadSender : IDisposable
     private readonly byte[] _payload;
     private readonly Message? _message;
     private readonly Message? _idMessage;
+    private readonly string? _group;
 
-    public PayloadSender(Socket socket, bool routed, BufferStrategy strategy, int messageSize)
+    /// <param name="group">The group every message carries (a RADIO's), or null; only with <see cref="BufferStrategy.Message"/>.</param>
+    public PayloadSender(Socket socket, bool routed, BufferStrategy strategy, int messageSize, string? group = null)
     {
+        if (group is not null && strategy != BufferStrategy.Message)
+        {
+            throw new ArgumentException($"A group travels on a Message: strategy {strategy} cannot carry one.", nameof(strategy));
+        }
+
         if (messageSize < 1)
         {
             throw new ArgumentOutOfRangeException(nameof(messageSize), messageSize, "Timed messages are never empty (empty ones are the warm-up).");
@@ -29,6 +37,7 @@ public sealed class PayloadSender : IDisposable
         _routed = routed;
         _strategy = strategy;
         _size = messageSize;
+        _group = group;
         _payload = new byte[messageSize];
         for (int i = 0; i < _payload.Length; i++)
         {
@@ -68,6 +77,14 @@ public sealed class PayloadSender : IDisposable
             {
                 return false;
             }
+        }
+
+        if (_group is not null)
+        {
+            _message!.Rebuild(ReadOnlySpan<byte>.Empty);
+            _message.SetGroup(_group);
+            _socket.Send(_message);
+            return true;
         }
 
         _socket.Send(ReadOnlySpan<byte>.Empty);
@@ -156,6 +173,7 @@ public sealed class PayloadSender : IDisposable
         Message message = _message!;
         Message id = _idMessage!;
         ReadOnlySpan<byte> payload = _payload;
+        string? group = _group;
         for (int i = 0; i < count; i++)
         {
             if (_routed)
@@ -165,6 +183,12 @@ public sealed class PayloadSender : IDisposable
             }
 
             message.Rebuild(payload);
+            if (group is not null)
+            {
+                // Rebuild starts a new zmq_msg_t without a group; as the C program, set it on every message.
+                message.SetGroup(group);
+            }
+
             socket.Send(message);
         }
     }

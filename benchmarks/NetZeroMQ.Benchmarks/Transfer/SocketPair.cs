@@ -1,12 +1,13 @@
 using System;
 using System.Text;
+using NetZeroMQ.Draft;
 
 namespace NetZeroMQ.Benchmarks.Transfer;
 
 /// <summary>
 /// One context and the two sockets of a pattern, set up as the native method asks: the receiver binds and the sender connects,
 /// LINGER 0, send and receive timeouts so nothing can hang, default HWM, XPUB_NODROP on PUB, ROUTER_MANDATORY on the sending ROUTER,
-/// routing id "S" on the sending DEALER of DealerRouter.
+/// routing id "S" on the sending DEALER of DealerRouter; the draft pairs from <see cref="DraftSockets"/>, the DISH joined to "g".
 /// </summary>
 public sealed class SocketPair : IDisposable
 {
@@ -24,22 +25,26 @@ public sealed class SocketPair : IDisposable
         Context.DefaultLinger = TimeSpan.Zero;
         try
         {
-            Receiver = new Socket(Context, pattern switch
+            Receiver = pattern switch
             {
-                Pattern.PushPull => SocketType.Pull,
-                Pattern.PubSub => SocketType.Sub,
-                Pattern.Pair => SocketType.Pair,
-                Pattern.DealerDealer => SocketType.Dealer,
-                _ => SocketType.Router,
-            });
-            Sender = new Socket(Context, pattern switch
+                Pattern.PushPull => new Socket(Context, SocketType.Pull),
+                Pattern.PubSub => new Socket(Context, SocketType.Sub),
+                Pattern.Pair => new Socket(Context, SocketType.Pair),
+                Pattern.DealerDealer => new Socket(Context, SocketType.Dealer),
+                Pattern.ClientServer => DraftSockets.Create(Context, DraftSocketType.Server),
+                Pattern.RadioDish => DraftSockets.Create(Context, DraftSocketType.Dish),
+                _ => new Socket(Context, SocketType.Router),
+            };
+            Sender = pattern switch
             {
-                Pattern.PushPull => SocketType.Push,
-                Pattern.PubSub => SocketType.Pub,
-                Pattern.Pair => SocketType.Pair,
-                Pattern.DealerDealer or Pattern.DealerRouter => SocketType.Dealer,
-                _ => SocketType.Router,
-            });
+                Pattern.PushPull => new Socket(Context, SocketType.Push),
+                Pattern.PubSub => new Socket(Context, SocketType.Pub),
+                Pattern.Pair => new Socket(Context, SocketType.Pair),
+                Pattern.DealerDealer or Pattern.DealerRouter => new Socket(Context, SocketType.Dealer),
+                Pattern.ClientServer => DraftSockets.Create(Context, DraftSocketType.Client),
+                Pattern.RadioDish => DraftSockets.Create(Context, DraftSocketType.Radio),
+                _ => new Socket(Context, SocketType.Router),
+            };
             foreach (Socket socket in new[] { Receiver, Sender })
             {
                 socket.Linger = TimeSpan.Zero;
@@ -57,6 +62,12 @@ public sealed class SocketPair : IDisposable
                 Receiver.RoutingId = ReceiverRoutingId;
                 Sender.RoutingId = SenderRoutingId;
                 Sender.SetOption(SocketOptions.RouterMandatory, true);
+            }
+            else if (pattern == Pattern.RadioDish)
+            {
+                // RADIO drops at the HWM like PUB unless XPUB_NODROP (libzmq's radio reads that option too).
+                Receiver.Join(Patterns.RadioGroup);
+                Sender.SetOption(SocketOptions.XPubNoDrop, true);
             }
             else if (pattern == Pattern.DealerRouter)
             {

@@ -16,7 +16,7 @@ public sealed class TransferRig : IDisposable
         Sockets = new SocketPair(options.Pattern, options.Transport, options.Timeout, sharedContext);
         try
         {
-            _payloadSender = new PayloadSender(Sockets.Sender, Sockets.SenderRouted, options.Strategy, options.MessageSize);
+            _payloadSender = new PayloadSender(Sockets.Sender, Sockets.SenderRouted, options.Strategy, options.MessageSize, Patterns.SendGroup(options.Pattern));
             Receiver = new PayloadReceiver(
                 Sockets.Receiver, Sockets.ReceiverRouted, Patterns.PollsEachMessage(options.Pattern), options.Strategy, options.Mode, options.MessageSize, options.Timeout);
             Sender = new SenderThread(_payloadSender, options.Timeout);

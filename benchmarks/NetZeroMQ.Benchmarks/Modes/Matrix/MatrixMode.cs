@@ -179,7 +179,7 @@ public static class MatrixMode
         string w = Interleaved.Invariant(options.GetValue(s_warmupSeconds));
         var sides = new List<(string Name, ChildCommand Command)>
         {
-            ("native", new ChildCommand(native, spec.Concat(new[] { "--count", n, "--warmup", n, "--warmup-seconds", w }).ToArray())),
+            ("native", NativeProgram.Command(native, spec.Concat(new[] { "--count", n, "--warmup", n, "--warmup-seconds", w }).ToArray())),
             (".NET", Interleaved.Self(new[] { "--cell" }.Concat(spec).Concat(new[] { "--count", n, "--jit-warmup", n, "--jit-warmup-seconds", w }))),
         };
         cell.NetMqNotRun = NetMqMissing(cell, api, options.GetValue(s_withNetMq));
