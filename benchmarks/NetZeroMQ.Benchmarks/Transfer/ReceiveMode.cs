@@ -31,13 +31,13 @@ public enum ReceiveMode
 public static class ReceiveModes
 {
     /// <summary>
-    /// Every mode, except Async for routed receivers (the async loop reads single-frame messages) and for the draft patterns
-    /// (their thread-safe sockets have no ZMQ_FD, so NetZeroMQ has no async wait on them); only Blocking for a pattern whose
-    /// receiver waits in a Poller before every message (it has its own wait).
+    /// Every mode, except Async for routed receivers (the async loop reads single-frame messages); only Blocking for a pattern
+    /// whose receiver waits in a Poller before every message (it has its own wait). The draft patterns' thread-safe sockets
+    /// wait asynchronously through a draft poller's descriptor, so they have every mode.
     /// </summary>
     public static ReceiveMode[] For(Pattern pattern) =>
         Patterns.PollsEachMessage(pattern)
             ? new[] { ReceiveMode.Blocking }
             : Array.FindAll(
-                Enum.GetValues<ReceiveMode>(), mode => mode != ReceiveMode.Async || !(Patterns.ReceiverRouted(pattern) || Patterns.IsDraft(pattern)));
+                Enum.GetValues<ReceiveMode>(), mode => mode != ReceiveMode.Async || !Patterns.ReceiverRouted(pattern));
 }
