@@ -109,13 +109,7 @@ public static class NativeComparisonMode
         int? fixedCount = options.GetValue(s_count);
         double seconds = options.GetValue(s_seconds);
         double warmupSeconds = options.GetValue(s_warmupSeconds);
-        if (pin && !NativeProgram.OnPath("taskset"))
-        {
-            Console.Error.WriteLine("error: --pin needs taskset (Debian: util-linux)");
-            return 2;
-        }
-
-        string? native = NativeProgram.Build();
+        string? native = NativeProgram.Prepare(pin);
         if (native is null)
         {
             return 2;

@@ -10,6 +10,21 @@ public static class NativeProgram
 {
     public const string InstallHint = "the native comparison needs gcc and the libzmq headers (Debian: apt-get install gcc libzmq3-dev)";
 
+    /// <summary>
+    /// What every comparison against the C program needs first: taskset when <paramref name="pin"/>, then the built program.
+    /// Its path, or null after printing why not.
+    /// </summary>
+    public static string? Prepare(bool pin)
+    {
+        if (pin && !OnPath("taskset"))
+        {
+            Console.Error.WriteLine("error: --pin needs taskset (Debian: util-linux)");
+            return null;
+        }
+
+        return Build();
+    }
+
     /// <summary>The built program's path, or null after printing why it could not be built.</summary>
     public static string? Build()
     {

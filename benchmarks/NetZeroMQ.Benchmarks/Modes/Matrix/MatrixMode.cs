@@ -106,13 +106,7 @@ public static class MatrixMode
         }
 
         bool pin = options.GetValue(s_pin);
-        if (pin && !NativeProgram.OnPath("taskset"))
-        {
-            Console.Error.WriteLine("error: --pin needs taskset (Debian: util-linux)");
-            return 2;
-        }
-
-        string? native = NativeProgram.Build();
+        string? native = NativeProgram.Prepare(pin);
         if (native is null)
         {
             return 2;
