@@ -199,6 +199,11 @@ namespace NetZeroMQ
                 fixed (byte* p = &MemoryMarshal.GetReference(buffer))
                 {
                     nuint length = (nuint)buffer.Length;
+                    if (TryReadKeptOption(option, p, length))
+                    {
+                        return sizeof(int);
+                    }
+
                     if (Interop.Zmq.zmq_getsockopt(_socket, option, p, &length) != 0)
                     {
                         ZmqThrow.LastError("zmq_getsockopt", option: name);
@@ -226,6 +231,11 @@ namespace NetZeroMQ
         private void GetFixedUnguarded(int option, string? name, void* value, int size)
         {
             nuint length = (nuint)size;
+            if (TryReadKeptOption(option, value, length))
+            {
+                return;
+            }
+
             if (Interop.Zmq.zmq_getsockopt(_socket, option, value, &length) != 0)
             {
                 ZmqThrow.Error(Interop.Zmq.zmq_errno(), "zmq_getsockopt", option: name ?? option.ToString(System.Globalization.CultureInfo.InvariantCulture));
@@ -393,6 +403,8 @@ namespace NetZeroMQ
                 {
                     ZmqThrow.LastError("zmq_setsockopt", option: name);
                 }
+
+                OnOptionWritten(option, value, size);
             }
             finally
             {

@@ -1,3 +1,4 @@
+using System;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Threading;
@@ -35,19 +36,24 @@ namespace NetZeroMQ
         private int Transfer<T>(ref T op, int flags, TransferWait wait)
             where T : struct, INativeTransfer
         {
-            int rc = TransferStep.TryOnce(ref op, _socket, flags);
+            int rc = !op.IsSend && wait.UsesSocketTimeout && _receivesWaitNatively
+                ? ReceiveWaitingNatively(ref op, flags)
+                : TransferStep.TryOnce(ref op, _socket, flags);
             if (rc >= 0)
             {
                 _traffic.Moved(op.IsSend, rc);
                 return rc;
             }
 
-            return TransferSlow(ref op, flags, wait);
+            return TransferSlow(ref op, flags, wait, rc);
         }
 
-        /// <summary>The first attempt would block: report that, or wait.</summary>
+        /// <summary>
+        /// The first attempt would block (<paramref name="firstResult"/>: <see cref="TransferStep.WouldBlock"/>, or
+        /// <see cref="NativeWaitInterrupted"/>): report that, or wait.
+        /// </summary>
         [MethodImpl(MethodImplOptions.NoInlining)]
-        private int TransferSlow<T>(ref T op, int flags, TransferWait wait)
+        private int TransferSlow<T>(ref T op, int flags, TransferWait wait, int firstResult)
             where T : struct, INativeTransfer
         {
             _traffic.CountWouldBlock();
@@ -56,7 +62,8 @@ namespace NetZeroMQ
                 return TransferStep.WouldBlock;
             }
 
-            int rc = op.IsSend ? WaitToSend(ref op, flags, wait) : WaitToReceive(ref op, flags, wait);
+            int rc = op.IsSend ? WaitToSend(ref op, flags, wait)
+                : WaitToReceive(ref op, flags, wait, NativeWaitSpentMs(wait, firstResult));
             if (rc >= 0)
             {
                 _traffic.Moved(op.IsSend, rc);
@@ -114,14 +121,22 @@ namespace NetZeroMQ
         }
 
         /// <summary>
-        /// Blocking receive: waits on the socket and its waker (<see cref="WaitReadable"/>), so that <see cref="Dispose"/> from
-        /// another thread (or the cancellation of a timed call) ends the wait at once, then receives without blocking. Bounded
-        /// by <see cref="ReceiveTimeout"/> or the call's own timeout.
+        /// Receive that waits: waits on the socket and its waker (<see cref="WaitReadable"/>), so that <see cref="Dispose"/> from
+        /// another thread (or the cancellation of a timed call) ends the wait at once, then receives without blocking. A
+        /// blocking receive (the socket's timeout) first puts the native slice in place for the next ones. Bounded
+        /// by <see cref="ReceiveTimeout"/> or the call's own timeout, less <paramref name="alreadyWaitedMs"/> (the first attempt's
+        /// native wait, see <see cref="StartNativeReceiveWaits"/>).
         /// </summary>
-        private int WaitToReceive<T>(ref T op, int flags, TransferWait wait)
+        private int WaitToReceive<T>(ref T op, int flags, TransferWait wait, int alreadyWaitedMs)
             where T : struct, INativeTransfer
         {
-            Deadline deadline = Deadline.After(wait.UsesSocketTimeout ? GetInt32Unguarded(Interop.Zmq.ZMQ_RCVTIMEO) : wait.TimeoutMilliseconds);
+            if (wait.UsesSocketTimeout)
+            {
+                StartNativeReceiveWaits();
+            }
+
+            int timeoutMs = wait.UsesSocketTimeout ? GetInt32Unguarded(Interop.Zmq.ZMQ_RCVTIMEO) : wait.TimeoutMilliseconds;
+            Deadline deadline = Deadline.After(timeoutMs > 0 ? Math.Max(timeoutMs - alreadyWaitedMs, 0) : timeoutMs);
             WakerHandle? waker = GetOrCreateWakerWhileLeased();
             CancellationToken cancellation = wait.CancellationToken;
 
@@ -296,8 +311,9 @@ namespace NetZeroMQ
         /// descriptor) before and after every pass. Measured in C, an inproc REQ/REP round trip of 64 bytes on one core took
         /// 28.9 µs with zmq_poll, 24.7 µs with this and 21.5 µs with plain blocking receives.</para>
         /// <para>The descriptor is edge-like: it becomes readable when a command reaches the socket, and libzmq consumes
-        /// that signal when it processes commands. Every wait here follows a non-blocking receive that said EAGAIN, and such
-        /// a receive processes all pending commands before it gives up, so the descriptor is quiet and the next command
+        /// that signal when it processes commands. Every wait here follows a receive that said EAGAIN (a non-blocking one, or
+        /// the native wait of <see cref="ReceiveWaitingNatively"/> whose time passed), and such a receive processes all pending
+        /// commands before it gives up, so the descriptor is quiet and the next command
         /// (a pipe with a new message) makes it readable. A receive that failed with EINTR may have left commands, but then it
         /// did not consume their signal either, and the poll returns at once.</para>
         /// </summary>
