@@ -61,38 +61,44 @@ namespace NetZeroMQ
 
 #if NET
         /// <summary>
-        /// The per-message exports of the loaded libzmq, bound once, on first use (a socket or message exists by then, so the
-        /// library is loaded). The send, receive and close calls keep their GC transition: libzmq may run the zero-copy free
-        /// callback, which is .NET code, inside them.
+        /// The per-message exports of the loaded libzmq, bound by <see cref="LibzmqResolver"/> as it loads the library, before
+        /// it publishes the handle: no socket or message can exist before that, because creating one goes through an import
+        /// that needs the library. Plain fields set by <see cref="Bind"/> rather than static readonly fields with an
+        /// initializer, because a class with a static constructor costs NativeAOT a check of its initialisation (callgrind:
+        /// 5 instructions) at every call. The send, receive and close calls keep their GC transition: libzmq may run the
+        /// zero-copy free callback, which is .NET code, inside them.
         /// </summary>
         internal static unsafe class TransferExports
         {
-            internal static readonly delegate* unmanaged<nint, byte*, nuint, int, int> Send =
-                (delegate* unmanaged<nint, byte*, nuint, int, int>)Bind("zmq_send");
+            internal static delegate* unmanaged<nint, byte*, nuint, int, int> Send;
 
-            internal static readonly delegate* unmanaged<nint, byte*, nuint, int, int> Recv =
-                (delegate* unmanaged<nint, byte*, nuint, int, int>)Bind("zmq_recv");
+            internal static delegate* unmanaged<nint, byte*, nuint, int, int> Recv;
 
-            internal static readonly delegate* unmanaged<void*, nint, int, int> MsgSend =
-                (delegate* unmanaged<void*, nint, int, int>)Bind("zmq_msg_send");
+            internal static delegate* unmanaged<void*, nint, int, int> MsgSend;
 
-            internal static readonly delegate* unmanaged<void*, nint, int, int> MsgRecv =
-                (delegate* unmanaged<void*, nint, int, int>)Bind("zmq_msg_recv");
+            internal static delegate* unmanaged<void*, nint, int, int> MsgRecv;
 
-            internal static readonly delegate* unmanaged<void*, nuint, int> MsgInitSize =
-                (delegate* unmanaged<void*, nuint, int>)Bind("zmq_msg_init_size");
+            internal static delegate* unmanaged<void*, nuint, int> MsgInitSize;
 
-            internal static readonly delegate* unmanaged<void*, int> MsgClose =
-                (delegate* unmanaged<void*, int>)Bind("zmq_msg_close");
+            internal static delegate* unmanaged<void*, int> MsgClose;
 
             /// <summary>
             /// <c>zmq_msg_data</c> without a GC transition: it reads a field of the message by its type and never blocks or
             /// calls back (libzmq's <c>msg_t::data</c>), so the transition's two runtime calls would be most of its cost.
             /// </summary>
-            internal static readonly delegate* unmanaged[SuppressGCTransition]<void*, void*> MsgData =
-                (delegate* unmanaged[SuppressGCTransition]<void*, void*>)Bind("zmq_msg_data");
+            internal static delegate* unmanaged[SuppressGCTransition]<void*, void*> MsgData;
 
-            private static nint Bind(string name) => NativeLibrary.GetExport(LibzmqResolver.EnsureLoaded(), name);
+            /// <summary>Binds the exports of the libzmq at <paramref name="library"/>; called once, before the handle is published.</summary>
+            internal static void Bind(nint library)
+            {
+                Send = (delegate* unmanaged<nint, byte*, nuint, int, int>)NativeLibrary.GetExport(library, "zmq_send");
+                Recv = (delegate* unmanaged<nint, byte*, nuint, int, int>)NativeLibrary.GetExport(library, "zmq_recv");
+                MsgSend = (delegate* unmanaged<void*, nint, int, int>)NativeLibrary.GetExport(library, "zmq_msg_send");
+                MsgRecv = (delegate* unmanaged<void*, nint, int, int>)NativeLibrary.GetExport(library, "zmq_msg_recv");
+                MsgInitSize = (delegate* unmanaged<void*, nuint, int>)NativeLibrary.GetExport(library, "zmq_msg_init_size");
+                MsgClose = (delegate* unmanaged<void*, int>)NativeLibrary.GetExport(library, "zmq_msg_close");
+                MsgData = (delegate* unmanaged[SuppressGCTransition]<void*, void*>)NativeLibrary.GetExport(library, "zmq_msg_data");
+            }
         }
 #endif
     }
