@@ -27,6 +27,9 @@ namespace NetZeroMQ
         /// <exception cref="ZmqException">libzmq failed: <see cref="ZmqError.TryAgain"/> when <see cref="ReceiveTimeout"/> passed,
         /// <see cref="ZmqError.InvalidState"/> on a REQ/REP state error, <see cref="ZmqError.ContextTerminated"/> after shutdown,
         /// <see cref="ZmqError.NotSupported"/> on a send-only socket.</exception>
+        // Inlined into the caller, as the span Send is: NativeAOT kept it a call of its own, whose frame (six registers saved
+        // and restored, the locals cleared) cost 22 instructions per receive (callgrind).
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public RecvResult Recv(Span<byte> buffer)
         {
             Enter();
