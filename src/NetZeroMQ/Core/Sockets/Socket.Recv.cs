@@ -119,6 +119,7 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
         /// <exception cref="ObjectDisposedException">The socket or message was disposed.</exception>
         /// <exception cref="ZmqException">libzmq failed, see <see cref="Recv(Span{byte})"/>.</exception>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Recv(Message message) => RecvMessage(message, TransferWait.Blocking);
 
         /// <summary>Receives one frame into <paramref name="message"/> if one is waiting; never blocks.</summary>
@@ -186,6 +187,7 @@ namespace NetZeroMQ
         public bool TryRecvString(TimeSpan timeout, [NotNullWhen(true)] out string? text, CancellationToken cancellationToken = default) =>
             RecvScratch(TransferWait.Within(timeout, cancellationToken), out _, out text, asString: true);
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private bool RecvMessage(Message message, TransferWait wait)
         {
             if (message is null)
