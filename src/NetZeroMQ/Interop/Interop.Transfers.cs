@@ -27,8 +27,17 @@ namespace NetZeroMQ
             [MethodImpl(MethodImplOptions.AggressiveInlining)]
             internal static int zmq_msg_recv(void* msg, nint socket, int flags) => TransferExports.MsgRecv(msg, socket, flags);
 
+            /// <summary>
+            /// The largest content <c>zmq_msg_init_size</c> is called for without a GC transition (8 KiB, where larger frames go
+            /// to the send buffer pool). It never calls back, and below this size its only work beyond a few stores is one
+            /// <c>malloc</c> from glibc's bins (libzmq's <c>msg_t::init_size</c>), as short as the transition's own two runtime
+            /// calls; a larger one may map memory, which is left with the transition so that a GC never waits for it.
+            /// </summary>
+            internal const int SmallContentLimit = 8 * 1024;
+
             [MethodImpl(MethodImplOptions.AggressiveInlining)]
-            internal static int zmq_msg_init_size(void* msg, nuint size) => TransferExports.MsgInitSize(msg, size);
+            internal static int zmq_msg_init_size(void* msg, nuint size) =>
+                size < SmallContentLimit ? TransferExports.MsgInitSizeSmall(msg, size) : TransferExports.MsgInitSize(msg, size);
 
             [MethodImpl(MethodImplOptions.AggressiveInlining)]
             internal static int zmq_msg_close(void* msg) => TransferExports.MsgClose(msg);
@@ -80,6 +89,9 @@ namespace NetZeroMQ
 
             internal static delegate* unmanaged<void*, nuint, int> MsgInitSize;
 
+            /// <summary><c>zmq_msg_init_size</c> for contents below <see cref="Zmq.SmallContentLimit"/>, without a GC transition.</summary>
+            internal static delegate* unmanaged[SuppressGCTransition]<void*, nuint, int> MsgInitSizeSmall;
+
             internal static delegate* unmanaged<void*, int> MsgClose;
 
             /// <summary>
@@ -96,6 +108,7 @@ namespace NetZeroMQ
                 MsgSend = (delegate* unmanaged<void*, nint, int, int>)NativeLibrary.GetExport(library, "zmq_msg_send");
                 MsgRecv = (delegate* unmanaged<void*, nint, int, int>)NativeLibrary.GetExport(library, "zmq_msg_recv");
                 MsgInitSize = (delegate* unmanaged<void*, nuint, int>)NativeLibrary.GetExport(library, "zmq_msg_init_size");
+                MsgInitSizeSmall = (delegate* unmanaged[SuppressGCTransition]<void*, nuint, int>)MsgInitSize;
                 MsgClose = (delegate* unmanaged<void*, int>)NativeLibrary.GetExport(library, "zmq_msg_close");
                 MsgData = (delegate* unmanaged[SuppressGCTransition]<void*, void*>)NativeLibrary.GetExport(library, "zmq_msg_data");
             }
