@@ -33,6 +33,26 @@ namespace NetZeroMQ
         public RecvResult Recv(Span<byte> buffer)
         {
             Enter();
+            int size;
+            fixed (byte* p = &MemoryMarshal.GetReference(buffer))
+            {
+                // The first attempt without a try/finally (TryTransferAtOnce); anything else goes the usual way.
+                var op = new BufferRecv(p, buffer.Length);
+                if (!TryTransferAtOnce(ref op, 0, out size))
+                {
+                    return RecvHeld(buffer);
+                }
+            }
+
+            Exit();
+            return new RecvResult(Math.Min(size, buffer.Length), size);
+        }
+
+        /// <summary>A blocking receive into <paramref name="buffer"/> under the guard the caller took, which this releases
+        /// whatever happens.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private RecvResult RecvHeld(Span<byte> buffer)
+        {
             try
             {
                 fixed (byte* p = &MemoryMarshal.GetReference(buffer))

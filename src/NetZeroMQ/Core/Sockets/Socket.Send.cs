@@ -28,13 +28,9 @@ namespace NetZeroMQ
         {
             ThrowIfInvalid(flags);
             Enter();
-            try
+            if (!TrySendAtOnce(data, (int)flags))
             {
-                SendBytesUnguarded(data, (int)flags, TransferWait.Blocking);
-            }
-            finally
-            {
-                Exit();
+                SendHeld(data, (int)flags, TransferWait.Blocking);
             }
         }
 
@@ -77,14 +73,7 @@ namespace NetZeroMQ
         {
             ThrowIfInvalid(flags);
             Enter();
-            try
-            {
-                return SendBytesUnguarded(data, (int)flags, TransferWait.None);
-            }
-            finally
-            {
-                Exit();
-            }
+            return TrySendAtOnce(data, (int)flags) || SendHeld(data, (int)flags, TransferWait.None);
         }
 
         /// <summary>Sends one frame copied from an array if that is possible without blocking.</summary>
@@ -180,9 +169,42 @@ namespace NetZeroMQ
         {
             ThrowIfInvalid(flags);
             Enter();
+            return SendHeld(data, (int)flags, wait);
+        }
+
+        /// <summary>
+        /// The hot path's first attempt at a span send, under the guard the caller took and without a try/finally
+        /// (<see cref="TryTransferAtOnce"/>): true when the frame was sent, and then the guard is released; false leaves the
+        /// guard held for <see cref="SendHeld"/>. Large frames (the send buffer pool's) always go to SendHeld.
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private bool TrySendAtOnce(ReadOnlySpan<byte> data, int flags)
+        {
+            if (SendBufferPool.Takes(data.Length))
+            {
+                return false;
+            }
+
+            fixed (byte* p = &MemoryMarshal.GetReference(data))
+            {
+                var op = new BufferSend(p, data.Length);
+                if (!TryTransferAtOnce(ref op, flags, out _))
+                {
+                    return false;
+                }
+            }
+
+            Exit();
+            return true;
+        }
+
+        /// <summary>A span send under the guard the caller took, which this releases whatever happens.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private bool SendHeld(ReadOnlySpan<byte> data, int flags, TransferWait wait)
+        {
             try
             {
-                return SendBytesUnguarded(data, (int)flags, wait);
+                return SendBytesUnguarded(data, flags, wait);
             }
             finally
             {
