@@ -6,6 +6,7 @@
 // frames of varying size does not get).
 //   Instructions span|message COUNT [SIZE]
 using System;
+using System.Runtime.CompilerServices;
 using NetZeroMQ;
 using Socket = NetZeroMQ.Socket;
 using SocketType = NetZeroMQ.SocketType;
@@ -25,29 +26,7 @@ pull.Bind("inproc://instructions");
 push.Connect("inproc://instructions");
 
 byte[] payload = new byte[size];
-byte[] buffer = new byte[128];
-long bytes = 0;
-if (args[0] == "span")
-{
-    for (int i = 0; i < count; i++)
-    {
-        push.Send(payload);
-        bytes += pull.Recv(buffer).MessageSize;
-    }
-}
-else
-{
-    using var outgoing = new Message();
-    using var incoming = new Message();
-    for (int i = 0; i < count; i++)
-    {
-        outgoing.Rebuild(payload);
-        push.Send(outgoing);
-        pull.Recv(incoming);
-        bytes += incoming.Size;
-    }
-}
-
+long bytes = args[0] == "span" ? SpanLoop(push, pull, payload, count) : MessageLoop(push, pull, payload, count);
 if (bytes != (long)size * count)
 {
     Console.Error.WriteLine("received " + bytes + " bytes, expected " + (long)size * count);
@@ -55,3 +34,35 @@ if (bytes != (long)size * count)
 }
 
 return 0;
+
+// Each loop in a method of its own, so that what the library inlines into one does not change the code of the other.
+[MethodImpl(MethodImplOptions.NoInlining)]
+static long SpanLoop(Socket push, Socket pull, byte[] payload, int count)
+{
+    byte[] buffer = new byte[128];
+    long bytes = 0;
+    for (int i = 0; i < count; i++)
+    {
+        push.Send(payload);
+        bytes += pull.Recv(buffer).MessageSize;
+    }
+
+    return bytes;
+}
+
+[MethodImpl(MethodImplOptions.NoInlining)]
+static long MessageLoop(Socket push, Socket pull, byte[] payload, int count)
+{
+    using var outgoing = new Message();
+    using var incoming = new Message();
+    long bytes = 0;
+    for (int i = 0; i < count; i++)
+    {
+        outgoing.Rebuild(payload);
+        push.Send(outgoing);
+        pull.Recv(incoming);
+        bytes += incoming.Size;
+    }
+
+    return bytes;
+}
