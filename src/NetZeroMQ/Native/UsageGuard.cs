@@ -128,6 +128,29 @@ namespace NetZeroMQ
         }
 
         /// <summary>
+        /// Claims the object for a caller's call if it is free, as <see cref="Enter"/> would, but never waits or throws: false
+        /// (nothing held) when another call holds it. For a hot path's first attempt, which then takes its usual path. A true
+        /// result is a claim even if a Dispose raced in: the caller checks <see cref="IsDisposeRequested"/> and exits.
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal bool TryEnterFree()
+        {
+#if NET
+            if (_unchecked != 0)
+            {
+                if (Volatile.Read(ref _busy) != Free)
+                {
+                    return false;
+                }
+
+                Volatile.Write(ref _busy, UserCall);
+                return true;
+            }
+#endif
+            return Interlocked.CompareExchange(ref _busy, UserCall, Free) == Free;
+        }
+
+        /// <summary>
         /// Claims the object if it is free, without throwing; for the async machinery, which must not fail because the owner
         /// happens to be in a call right now. Marks the hold as internal, so a caller's Enter waits for it. A true result is a
         /// claim even if a Dispose raced in: the caller must end it with an exit (which then releases the object), because that
