@@ -350,11 +350,17 @@ namespace NetZeroMQ
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal void Exit()
         {
-            if (_guard.Exit())
+            // A message's guard is never in shared mode (only thread-safe sockets are), so the plain exit is the whole exit:
+            // that saves the shared-mode test, 2 instructions per exit and 3 exits per reused message (callgrind).
+            if (_guard.ExitPlain())
             {
-                _handle.Dispose();
+                ReleaseNative();
             }
         }
+
+        /// <summary>Out of line: the release is rare and its inlined code (a SafeHandle dispose) was most of each exit's size.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void ReleaseNative() => _handle.Dispose();
 
         /// <summary>After a successful zmq_msg_send: libzmq left the message empty.</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
