@@ -44,7 +44,7 @@ namespace NetZeroMQ
                 }
             }
 
-            Exit();
+            ExitAfterMove(isSend: false, size);
             return new RecvResult(Math.Min(size, buffer.Length), size);
         }
 

@@ -185,16 +185,17 @@ namespace NetZeroMQ
                 return false;
             }
 
+            int sent;
             fixed (byte* p = &MemoryMarshal.GetReference(data))
             {
                 var op = new BufferSend(p, data.Length);
-                if (!TryTransferAtOnce(ref op, flags, out _))
+                if (!TryTransferAtOnce(ref op, flags, out sent))
                 {
                     return false;
                 }
             }
 
-            Exit();
+            ExitAfterMove(isSend: true, sent);
             return true;
         }
 
@@ -330,21 +331,22 @@ namespace NetZeroMQ
             if (message.TryEnterAtOnce())
             {
                 bool moved;
+                int rc;
                 if (isSend)
                 {
                     var op = new MessageSend(message);
-                    moved = TryTransferAtOnce(ref op, flags, out _);
+                    moved = TryTransferAtOnce(ref op, flags, out rc);
                 }
                 else
                 {
                     var op = new MessageRecv(message);
-                    moved = TryTransferAtOnce(ref op, flags, out _);
+                    moved = TryTransferAtOnce(ref op, flags, out rc);
                 }
 
                 message.Exit();
                 if (moved)
                 {
-                    Exit();
+                    ExitAfterMove(isSend, rc);
                     return true;
                 }
             }
