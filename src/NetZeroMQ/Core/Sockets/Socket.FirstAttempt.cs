@@ -14,7 +14,7 @@ namespace NetZeroMQ
         /// when the call would block or fail anyway.
         /// <para>Why: the try/finally around the native call kept the socket, the buffer and the transfer in memory rather than
         /// registers, and where a method holds several (a Message sent and received in one loop) the compiler stopped copying
-        /// the finally blocks inline and called them (callgrind: 6 instructions per span message, 45 per reused Message).</para>
+        /// the finally blocks inline and called them (callgrind: 6 instructions per span message, 13 per reused Message, where the calls of the finally blocks alone were 45).</para>
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private bool TryTransferAtOnce<T>(ref T op, int flags, out int rc)
