@@ -100,18 +100,26 @@ namespace NetZeroMQ
             /// </summary>
             internal static delegate* unmanaged[SuppressGCTransition]<void*, void*> MsgData;
 
-            /// <summary>Binds the exports of the libzmq at <paramref name="library"/>; called once, before the handle is published.</summary>
+            /// <summary>
+            /// Binds the exports of the libzmq at <paramref name="library"/>; called once, before the handle is published. A
+            /// missing export is left null rather than thrown here: a library without them is not a libzmq this binding accepts
+            /// (too old, or not libzmq), which the checks after the load report in their own words, and no socket or message
+            /// can be made from it.
+            /// </summary>
             internal static void Bind(nint library)
             {
-                Send = (delegate* unmanaged<nint, byte*, nuint, int, int>)NativeLibrary.GetExport(library, "zmq_send");
-                Recv = (delegate* unmanaged<nint, byte*, nuint, int, int>)NativeLibrary.GetExport(library, "zmq_recv");
-                MsgSend = (delegate* unmanaged<void*, nint, int, int>)NativeLibrary.GetExport(library, "zmq_msg_send");
-                MsgRecv = (delegate* unmanaged<void*, nint, int, int>)NativeLibrary.GetExport(library, "zmq_msg_recv");
-                MsgInitSize = (delegate* unmanaged<void*, nuint, int>)NativeLibrary.GetExport(library, "zmq_msg_init_size");
+                Send = (delegate* unmanaged<nint, byte*, nuint, int, int>)Find(library, "zmq_send");
+                Recv = (delegate* unmanaged<nint, byte*, nuint, int, int>)Find(library, "zmq_recv");
+                MsgSend = (delegate* unmanaged<void*, nint, int, int>)Find(library, "zmq_msg_send");
+                MsgRecv = (delegate* unmanaged<void*, nint, int, int>)Find(library, "zmq_msg_recv");
+                MsgInitSize = (delegate* unmanaged<void*, nuint, int>)Find(library, "zmq_msg_init_size");
                 MsgInitSizeSmall = (delegate* unmanaged[SuppressGCTransition]<void*, nuint, int>)MsgInitSize;
-                MsgClose = (delegate* unmanaged<void*, int>)NativeLibrary.GetExport(library, "zmq_msg_close");
-                MsgData = (delegate* unmanaged[SuppressGCTransition]<void*, void*>)NativeLibrary.GetExport(library, "zmq_msg_data");
+                MsgClose = (delegate* unmanaged<void*, int>)Find(library, "zmq_msg_close");
+                MsgData = (delegate* unmanaged[SuppressGCTransition]<void*, void*>)Find(library, "zmq_msg_data");
             }
+
+            private static nint Find(nint library, string name) =>
+                NativeLibrary.TryGetExport(library, name, out nint address) ? address : 0;
         }
 #endif
     }
