@@ -4,45 +4,79 @@
 #   benchmarks/instructions/measure.sh [REVISION]      (default REVISION: HEAD; needs valgrind and the NativeAOT toolchain)
 # Each path runs at SMALL and LARGE counts; (Ir(LARGE) - Ir(SMALL)) / (LARGE - SMALL) is the cost of one message with start-up
 # and shutdown cancelled out. Instruction counts do not depend on the machine's load, so one run of each is enough.
+# Two numbers per path and build: the whole process, and the binding's own share (everything outside libzmq and libc: the
+# managed code, the P/Invoke transitions, the runtime's helpers), which is what the binding can change. PROFILE=DIR also
+# writes, per path and build, each function's own cost per message (callgrind_annotate --inclusive=no) to DIR/PATH-BUILD.txt
+# (BUILD: before = the revision, after = the working tree): where the instructions go.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 revision="${1:-HEAD}"
 small="${SMALL:-20000}"
 large="${LARGE:-200000}"
+profile="${PROFILE:-}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rid="linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')"
 
 command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)" >&2; exit 2; }
+[ -z "$profile" ] || mkdir -p "$profile"
 
 # The revision's sources, as a plain tree (no worktree, nothing in this repository changes).
 mkdir -p "$work/revision"
 git -C "$repo" archive "$revision" src Directory.Build.props | tar -x -C "$work/revision"
 
 publish() { # name library-project
-    dotnet publish "$here/Instructions.csproj" -c Release -r "$rid" -p:PublishAot=true -p:NetZeroMQLibrary="$2" \
-        --artifacts-path "$work/build-$1" -o "$work/bin-$1" --nologo -v q >"$work/publish.log" 2>&1 \
+    # Symbols stay in the binary (StripSymbols=false) so that callgrind names the managed functions, but its DWARF goes:
+    # valgrind cannot read NativeAOT's debug information ("possibly corrupted debuginfo"), and the symbol table is enough.
+    dotnet publish "$here/Instructions.csproj" -c Release -r "$rid" -p:PublishAot=true -p:StripSymbols=false \
+        -p:NetZeroMQLibrary="$2" --artifacts-path "$work/build-$1" -o "$work/bin-$1" --nologo -v q >"$work/publish.log" 2>&1 \
         || { cat "$work/publish.log" >&2; exit 1; }
-    # valgrind cannot read the separate debug file NativeAOT writes ("possibly corrupted debuginfo"); totals need none.
-    rm -f "$work/bin-$1/Instructions.dbg"
+    objcopy --strip-debug "$work/bin-$1/Instructions"
 }
 
-instructions() { # binary mode count -> total Ir of the run
-    valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$1" "$2" "$3" 2>"$work/cg.log" >/dev/null \
+# Self cost of every function of one callgrind run, one "Ir<TAB>function [object]" line each.
+functions() {
+    callgrind_annotate --threshold=100 --inclusive=no "$1" 2>/dev/null | awk '
+        /file:function/ { go = 1; getline; next }
+        go && NF >= 2 { n = $1; gsub(",", "", n); $1 = ""; sub(/^ *(\([ 0-9.%]*\))? */, ""); print n "\t" $0 }'
+}
+
+run() { # binary mode count build -> callgrind output file
+    valgrind --tool=callgrind --callgrind-out-file="$work/cg-$2-$3-$4.out" "$1" "$2" "$3" 2>"$work/cg.log" >/dev/null \
         || { cat "$work/cg.log" >&2; exit 1; }
-    sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$work/cg.out"
+}
+
+totals() { # callgrind output -> "whole binding" (binding: the functions of the program's own binary: the runtime's helpers,
+    # which callgrind files under the binary, and the managed code, which it files under "???"; not libzmq, libc, ld.so)
+    local whole binding
+    whole=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$1")
+    binding=$(functions "$1" | awk -F'\t' '/\[(\?\?\?|[^]]*\/Instructions)\]$/ { s += $1 } END { printf "%d", s }')
+    echo "$whole $binding"
+}
+
+per_function() { # small.out large.out -> per-message self cost of each function, largest first
+    join -t $'\t' -1 2 -2 2 -a 2 -e 0 -o 0,1.1,2.1 <(functions "$1" | sort -t $'\t' -k2,2) <(functions "$2" | sort -t $'\t' -k2,2) \
+        | awk -F'\t' -v d="$((large - small))" '{ p = ($3 - $2) / d; if (p >= 0.5 || p <= -0.5) printf "%8.1f  %s\n", p, $1 }' \
+        | sort -rn
 }
 
 publish before "$work/revision/src/NetZeroMQ/NetZeroMQ.csproj"
 publish after "$repo/src/NetZeroMQ/NetZeroMQ.csproj"
-printf '| path | %s | working tree | difference |\n|---|---:|---:|---:|\n' "$revision"
+printf '| path (Ir per message, send + receive) | %s whole | %s outside libzmq+libc | working tree whole | working tree outside libzmq+libc | difference whole | difference outside |\n' "$revision" "$revision"
+printf '|---|---:|---:|---:|---:|---:|---:|\n'
 for mode in span message; do
     per=()
     for build in before after; do
-        a=$(instructions "$work/bin-$build/Instructions" "$mode" "$small")
-        b=$(instructions "$work/bin-$build/Instructions" "$mode" "$large")
-        per+=("$(( (b - a) / (large - small) ))")
+        run "$work/bin-$build/Instructions" "$mode" "$small" "$build"
+        run "$work/bin-$build/Instructions" "$mode" "$large" "$build"
+        read -r wa oa < <(totals "$work/cg-$mode-$small-$build.out")
+        read -r wb ob < <(totals "$work/cg-$mode-$large-$build.out")
+        per+=("$(( (wb - wa) / (large - small) ))" "$(( (ob - oa) / (large - small) ))")
+        if [ -n "$profile" ]; then
+            per_function "$work/cg-$mode-$small-$build.out" "$work/cg-$mode-$large-$build.out" >"$profile/$mode-$build.txt"
+        fi
     done
-    printf '| %s (send + receive, Ir/message) | %d | %d | %+d |\n' "$mode" "${per[0]}" "${per[1]}" "$((per[1] - per[0]))"
+    printf '| %s | %d | %d | %d | %d | %+d | %+d |\n' "$mode" "${per[0]}" "${per[1]}" "${per[2]}" "${per[3]}" \
+        "$((per[2] - per[0]))" "$((per[3] - per[1]))"
 done

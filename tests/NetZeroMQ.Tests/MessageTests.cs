@@ -167,6 +167,25 @@ namespace NetZeroMQ.Tests
         }
 
         [Fact]
+        public void SendAndRecv_DisposedMessage_ThrowObjectDisposedAndLeaveTheSocketUsable()
+        {
+            using Context context = Zmq.NewContext();
+            using Socket pull = Zmq.NewSocket(context, SocketType.Pull);
+            using Socket push = Zmq.NewSocket(context, SocketType.Push);
+            push.Connect(Transports.BindAnywhere(pull, "inproc"));
+            var disposed = new Message(Pattern(10).AsSpan());
+            disposed.Dispose();
+
+            // The message is refused before any transfer (its first attempt finds it disposed and takes the usual path, which
+            // throws) and neither socket's guard is left held: both go on working.
+            Assert.Throws<ObjectDisposedException>(() => push.Send(disposed));
+            Assert.Throws<ObjectDisposedException>(() => pull.Recv(disposed));
+            Assert.Throws<ObjectDisposedException>(() => disposed.Rebuild(Pattern(5).AsSpan()));
+            push.Send(Pattern(3));
+            Assert.Equal(Pattern(3), pull.RecvBytes());
+        }
+
+        [Fact]
         public void TrySend_WouldBlock_KeepsContent()
         {
             using Context context = Zmq.NewContext();

@@ -15,28 +15,13 @@ namespace NetZeroMQ
             internal static extern int zmq_msg_init(void* msg);
 
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
-            internal static extern int zmq_msg_init_size(void* msg, nuint size);
-
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_msg_init_data(void* msg, void* data, nuint size, void* ffn, void* hint);
-
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
-            internal static extern int zmq_msg_send(void* msg, nint socket, int flags);
-
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
-            internal static extern int zmq_msg_recv(void* msg, nint socket, int flags);
-
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
-            internal static extern int zmq_msg_close(void* msg);
 
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_msg_move(void* dest, void* src);
 
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_msg_copy(void* dest, void* src);
-
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
-            internal static extern void* zmq_msg_data(void* msg);
 
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_msg_more(void* msg);

@@ -29,12 +29,6 @@ namespace NetZeroMQ
 
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_disconnect(nint socket, byte* endpoint);
-
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
-            internal static extern int zmq_send(nint socket, byte* buf, nuint len, int flags);
-
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
-            internal static extern int zmq_recv(nint socket, byte* buf, nuint len, int flags);
         }
     }
 }

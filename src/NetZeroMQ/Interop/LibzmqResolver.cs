@@ -72,7 +72,7 @@ namespace NetZeroMQ
         /// </summary>
         internal static nint EnsureLoaded()
         {
-            nint handle = s_libzmq;
+            nint handle = Volatile.Read(ref s_libzmq);
             if (handle != 0)
             {
                 return handle;
@@ -87,7 +87,12 @@ namespace NetZeroMQ
             {
                 if (s_libzmq == 0)
                 {
-                    s_libzmq = Load(new List<LoadAttempt>(), out s_loadedPath, out s_loadedSource);
+                    nint loaded = Load(new List<LoadAttempt>(), out s_loadedPath, out s_loadedSource);
+#if NET
+                    // Before the handle is published: a thread that sees it may go on to send at once.
+                    Interop.TransferExports.Bind(loaded);
+#endif
+                    Volatile.Write(ref s_libzmq, loaded);
                 }
 
                 return s_libzmq;

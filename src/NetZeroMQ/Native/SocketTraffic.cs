@@ -80,7 +80,17 @@ namespace NetZeroMQ
             {
                 MovedShared(isSend, bytes);
             }
-            else if (isSend)
+            else
+            {
+                MovedUnshared(isSend, bytes);
+            }
+        }
+
+        /// <summary><see cref="Moved"/> for a caller that knows this socket's counts are not <see cref="Shared"/>.</summary>
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        internal void MovedUnshared(bool isSend, int bytes)
+        {
+            if (isSend)
             {
                 FramesSent++;
                 BytesSent += bytes;

@@ -22,12 +22,13 @@ namespace NetZeroMQ
             where T : struct, INativeTransfer
         {
             int rc = op.Invoke(socket, flags | Interop.Zmq.ZMQ_DONTWAIT);
-            return rc >= 0 ? rc : AfterFailure(ref op, socket, flags);
+            return rc >= 0 ? rc : AfterFailure(op, socket, flags);
         }
 
-        /// <summary>The call failed: errno decides (read first, before anything can overwrite it).</summary>
+        /// <summary>The call failed: errno decides (read first, before anything can overwrite it). Takes a copy of the
+        /// transfer, not a reference, so that the caller's stays in registers (the transfers are one to three words).</summary>
         [MethodImpl(MethodImplOptions.NoInlining)]
-        private static int AfterFailure<T>(ref T op, nint socket, int flags)
+        private static int AfterFailure<T>(T op, nint socket, int flags)
             where T : struct, INativeTransfer
         {
             int errno = Interop.Zmq.zmq_errno();

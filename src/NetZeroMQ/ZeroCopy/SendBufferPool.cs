@@ -1,8 +1,6 @@
 using System;
-using System.Runtime.InteropServices;
-#if NET
 using System.Runtime.CompilerServices;
-#endif
+using System.Runtime.InteropServices;
 
 namespace NetZeroMQ
 {
@@ -74,6 +72,7 @@ namespace NetZeroMQ
         }
 
         /// <summary>Whether a frame of <paramref name="length"/> bytes goes through the pool.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal static bool Takes(int length) => (uint)(length - MinimumSize) <= (uint)(MaximumSize - MinimumSize);
 
         /// <summary>

@@ -100,6 +100,9 @@ namespace NetZeroMQ
             // The attached machinery claims the socket with a compare-exchange, which unchecked mode's plain stores cannot exclude.
             _guard.RequireChecks();
             _attachment = attachment;
+
+            // Every exit from now on lets the machinery act (ExitWithAttachment).
+            _guard.RequireSlowExit();
         }
 
         internal void EndLease() => Exit();

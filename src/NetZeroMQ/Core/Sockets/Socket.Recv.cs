@@ -27,9 +27,32 @@ namespace NetZeroMQ
         /// <exception cref="ZmqException">libzmq failed: <see cref="ZmqError.TryAgain"/> when <see cref="ReceiveTimeout"/> passed,
         /// <see cref="ZmqError.InvalidState"/> on a REQ/REP state error, <see cref="ZmqError.ContextTerminated"/> after shutdown,
         /// <see cref="ZmqError.NotSupported"/> on a send-only socket.</exception>
+        // Inlined into the caller, as the span Send is: NativeAOT kept it a call of its own, whose frame (six registers saved
+        // and restored, the locals cleared) cost 22 instructions per receive (callgrind).
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public RecvResult Recv(Span<byte> buffer)
         {
             Enter();
+            int size;
+            fixed (byte* p = &MemoryMarshal.GetReference(buffer))
+            {
+                // The first attempt without a try/finally (TryTransferAtOnce); anything else goes the usual way.
+                var op = new BufferRecv(p, buffer.Length);
+                if (!TryTransferAtOnce(ref op, 0, out size))
+                {
+                    return RecvHeld(buffer);
+                }
+            }
+
+            ExitAfterMove(isSend: false, size);
+            return new RecvResult(Math.Min(size, buffer.Length), size);
+        }
+
+        /// <summary>A blocking receive into <paramref name="buffer"/> under the guard the caller took, which this releases
+        /// whatever happens.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private RecvResult RecvHeld(Span<byte> buffer)
+        {
             try
             {
                 fixed (byte* p = &MemoryMarshal.GetReference(buffer))
@@ -116,6 +139,7 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
         /// <exception cref="ObjectDisposedException">The socket or message was disposed.</exception>
         /// <exception cref="ZmqException">libzmq failed, see <see cref="Recv(Span{byte})"/>.</exception>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Recv(Message message) => RecvMessage(message, TransferWait.Blocking);
 
         /// <summary>Receives one frame into <paramref name="message"/> if one is waiting; never blocks.</summary>
@@ -183,6 +207,7 @@ namespace NetZeroMQ
         public bool TryRecvString(TimeSpan timeout, [NotNullWhen(true)] out string? text, CancellationToken cancellationToken = default) =>
             RecvScratch(TransferWait.Within(timeout, cancellationToken), out _, out text, asString: true);
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private bool RecvMessage(Message message, TransferWait wait)
         {
             if (message is null)

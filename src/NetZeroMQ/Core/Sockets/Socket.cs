@@ -203,17 +203,29 @@ namespace NetZeroMQ
             ThrowDisposed();
         }
 
-        /// <summary>Ends a native call; closes the socket if a Dispose arrived meanwhile.</summary>
+        /// <summary>Ends a native call; closes the socket if a Dispose arrived meanwhile. A thread-safe socket or one with
+        /// machinery attached takes <see cref="ExitSlow"/>, which the guard's one flag tells.</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private void Exit()
+        {
+            if (_guard.HasSlowExit)
+            {
+                ExitSlow();
+            }
+            else if (_guard.ExitPlain())
+            {
+                ReleaseNative();
+            }
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void ExitSlow()
         {
             if (_attachment is { } attachment)
             {
                 ExitWithAttachment(attachment);
-                return;
             }
-
-            if (_guard.Exit())
+            else if (_guard.Exit())
             {
                 ReleaseNative();
             }
