@@ -46,17 +46,35 @@ namespace NetZeroMQ.Tests
             var received = new List<string>();
             BlockingCall call = BlockingCall.Start(() =>
             {
+                // Every blocking form, each waiting past the slice: the span and Message forms make the native wait inline,
+                // the others through the usual path.
                 var buffer = new byte[64];
+                using var message = new Message();
                 for (int i = 0; i < 4; i++)
                 {
-                    RecvResult result = pull.Recv(buffer);
-                    received.Add(Encoding.UTF8.GetString(buffer, 0, result.BytesWritten));
+                    switch (i)
+                    {
+                        case 0:
+                            RecvResult result = pull.Recv(buffer);
+                            received.Add(Encoding.UTF8.GetString(buffer, 0, result.BytesWritten));
+                            break;
+                        case 1:
+                            pull.Recv(message);
+                            received.Add(message.GetString());
+                            break;
+                        case 2:
+                            received.Add(pull.RecvString());
+                            break;
+                        default:
+                            received.Add(Encoding.UTF8.GetString(pull.RecvMultipartBytes()[0]));
+                            break;
+                    }
                 }
             });
 
             for (int i = 0; i < 4; i++)
             {
-                Thread.Sleep(i % 2 == 0 ? Pause : TimeSpan.FromMilliseconds(Socket.NativeReceiveSliceMs / 2));
+                Thread.Sleep(Pause);
                 push.Send("frame " + i);
             }
 

@@ -25,6 +25,28 @@ namespace NetZeroMQ
         }
 
         /// <summary>
+        /// <see cref="TryTransferAtOnce"/> for a receive. A blocking receive (<paramref name="wait"/> is the socket's timeout)
+        /// on a socket whose receives wait natively makes its first attempt the native wait itself (see
+        /// <see cref="StartNativeReceiveWaits"/>): a non-blocking attempt first would drain the socket's commands once more,
+        /// a zero-timeout poll per receive that waits, and libzmq's blocking receive returns a waiting frame as fast as the
+        /// non-blocking one. On false the caller's usual path goes on from where this left: after a native wait, from its
+        /// error (<see cref="ContinueAfterNativeWait"/>, rather than waiting a second slice); else it makes the attempt again.
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private bool TryReceiveAtOnce<T>(ref T op, TransferWait wait, out int rc)
+            where T : struct, INativeTransfer
+        {
+            rc = op.Invoke(_socket, wait.UsesSocketTimeout ? _blockingReceiveFlags : Interop.Zmq.ZMQ_DONTWAIT);
+            return rc >= 0;
+        }
+
+        /// <summary>
+        /// Whether a failed <see cref="TryReceiveAtOnce"/> (one that was made) waited natively: then libzmq's error of that wait
+        /// is still in errno, for the usual path to read first.
+        /// </summary>
+        private bool FirstReceiveWaitedNatively(TransferWait wait) => wait.UsesSocketTimeout && _blockingReceiveFlags == 0;
+
+        /// <summary>
         /// Ends a call whose <see cref="TryTransferAtOnce"/> moved a frame: counts it in <see cref="_traffic"/>, as every transfer
         /// is counted, and exits. The guard's one slow-exit flag also covers the traffic's interlocked counting (a thread-safe
         /// socket has both), so a plain socket counts with two plain additions and no test of its own (callgrind: 3

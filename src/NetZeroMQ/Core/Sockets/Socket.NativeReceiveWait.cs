@@ -24,6 +24,12 @@ namespace NetZeroMQ
         /// </summary>
         private bool _receivesWaitNatively;
 
+        /// <summary>
+        /// The flags of a blocking receive's first attempt: <c>ZMQ_DONTWAIT</c>, and 0 once <see cref="_receivesWaitNatively"/>
+        /// (one field for the inlined hot path to read instead of two tests).
+        /// </summary>
+        private int _blockingReceiveFlags = Interop.Zmq.ZMQ_DONTWAIT;
+
         /// <summary>The native <c>ZMQ_RCVTIMEO</c> while <see cref="_receivesWaitNatively"/>: the slice, or the caller's shorter timeout.</summary>
         private int _nativeReceiveWaitMs;
 
@@ -48,6 +54,7 @@ namespace NetZeroMQ
             _receiveTimeoutMs = GetInt32Unguarded(Interop.Zmq.ZMQ_RCVTIMEO);
             ApplyReceiveTimeout();
             _receivesWaitNatively = true;
+            _blockingReceiveFlags = 0;
         }
 
         /// <summary>
@@ -73,14 +80,21 @@ namespace NetZeroMQ
             where T : struct, INativeTransfer
         {
             int rc = op.Invoke(_socket, flags & ~Interop.Zmq.ZMQ_DONTWAIT);
-            return rc >= 0 ? rc : AfterNativeWait();
+            return rc >= 0 ? rc : AfterNativeWait(Interop.Zmq.zmq_errno());
         }
 
-        /// <summary>The native wait failed: its time passed (EAGAIN), a signal came (EINTR), or something to throw.</summary>
+        /// <summary>
+        /// The rest of a blocking receive whose first attempt, made inline (<see cref="TryReceiveAtOnce"/>), was the native wait
+        /// and failed with <paramref name="errno"/>: the wait goes on as after <see cref="ReceiveWaitingNatively"/>.
+        /// </summary>
+        private int ContinueAfterNativeWait<T>(ref T op, int flags, TransferWait wait, int errno)
+            where T : struct, INativeTransfer =>
+            TransferSlow(ref op, flags, wait, AfterNativeWait(errno));
+
+        /// <summary>The native wait failed with <paramref name="errno"/>: its time passed (EAGAIN), a signal came (EINTR), or something to throw.</summary>
         [MethodImpl(MethodImplOptions.NoInlining)]
-        private static int AfterNativeWait()
+        private static int AfterNativeWait(int errno)
         {
-            int errno = Interop.Zmq.zmq_errno();
             if (errno == ErrorMap.EINTR)
             {
                 return NativeWaitInterrupted;

@@ -36,9 +36,9 @@ namespace NetZeroMQ
             int size;
             fixed (byte* p = &MemoryMarshal.GetReference(buffer))
             {
-                // The first attempt without a try/finally (TryTransferAtOnce); anything else goes the usual way.
+                // The first attempt without a try/finally (TryReceiveAtOnce); anything else goes the usual way.
                 var op = new BufferRecv(p, buffer.Length);
-                if (!TryTransferAtOnce(ref op, 0, out size))
+                if (!TryReceiveAtOnce(ref op, TransferWait.Blocking, out size))
                 {
                     return RecvHeld(buffer);
                 }
@@ -49,7 +49,7 @@ namespace NetZeroMQ
         }
 
         /// <summary>A blocking receive into <paramref name="buffer"/> under the guard the caller took, which this releases
-        /// whatever happens.</summary>
+        /// whatever happens, after <see cref="TryReceiveAtOnce"/> failed.</summary>
         [MethodImpl(MethodImplOptions.NoInlining)]
         private RecvResult RecvHeld(Span<byte> buffer)
         {
@@ -58,7 +58,9 @@ namespace NetZeroMQ
                 fixed (byte* p = &MemoryMarshal.GetReference(buffer))
                 {
                     var op = new BufferRecv(p, buffer.Length);
-                    int size = Transfer(ref op, 0, TransferWait.Blocking);
+                    int size = FirstReceiveWaitedNatively(TransferWait.Blocking)
+                        ? ContinueAfterNativeWait(ref op, 0, TransferWait.Blocking, Interop.Zmq.zmq_errno())
+                        : Transfer(ref op, 0, TransferWait.Blocking);
                     return new RecvResult(Math.Min(size, buffer.Length), size);
                 }
             }

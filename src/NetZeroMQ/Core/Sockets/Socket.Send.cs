@@ -328,7 +328,8 @@ namespace NetZeroMQ
         private bool TransferMessage(Message message, int flags, TransferWait wait, bool isSend)
         {
             Enter();
-            if (message.TryEnterAtOnce())
+            bool attempted = message.TryEnterAtOnce();
+            if (attempted)
             {
                 bool moved;
                 int rc;
@@ -340,7 +341,7 @@ namespace NetZeroMQ
                 else
                 {
                     var op = new MessageRecv(message);
-                    moved = TryTransferAtOnce(ref op, flags, out rc);
+                    moved = TryReceiveAtOnce(ref op, wait, out rc);
                 }
 
                 message.Exit();
@@ -351,13 +352,14 @@ namespace NetZeroMQ
                 }
             }
 
-            return TransferMessageHeld(message, flags, wait, isSend);
+            return TransferMessageHeld(message, flags, wait, isSend, attempted);
         }
 
         /// <summary><see cref="TransferMessage"/> under the socket's guard, which the caller took and this releases whatever
-        /// happens; takes the message's guard for the transfer.</summary>
+        /// happens; takes the message's guard for the transfer. <paramref name="attempted"/>: whether the caller made its first
+        /// attempt (<see cref="TryReceiveAtOnce"/> for a receive).</summary>
         [MethodImpl(MethodImplOptions.NoInlining)]
-        private bool TransferMessageHeld(Message message, int flags, TransferWait wait, bool isSend)
+        private bool TransferMessageHeld(Message message, int flags, TransferWait wait, bool isSend, bool attempted)
         {
             try
             {
@@ -372,7 +374,9 @@ namespace NetZeroMQ
                     else
                     {
                         var op = new MessageRecv(message);
-                        return Transfer(ref op, flags, wait) >= 0;
+                        return (attempted && FirstReceiveWaitedNatively(wait)
+                            ? ContinueAfterNativeWait(ref op, flags, wait, Interop.Zmq.zmq_errno())
+                            : Transfer(ref op, flags, wait)) >= 0;
                     }
                 }
                 finally
