@@ -75,6 +75,77 @@ namespace NetZeroMQ.Tests
             }
         }
 
+        /// <summary>The receives that fail for want of a frame, each on a PULL socket with nothing queued.</summary>
+        public static TheoryData<string, int> FailedReceives()
+        {
+            var data = new TheoryData<string, int>();
+            foreach (string form in new[] { "TryRecv", "TryRecv(20 ms)", "Recv(ReceiveTimeout 5 ms)", "Recv(ReceiveTimeout 40 ms)" })
+            {
+                foreach (int size in new[] { 10, 1000, 300_000 }) // inside zmq_msg_t, on the heap, mmapped
+                {
+                    data.Add(form, size);
+                }
+            }
+
+            return data;
+        }
+
+        /// <summary>
+        /// libzmq releases a message's content before it looks for a frame, so a receive that finds none leaves the message empty,
+        /// and the message must say so: a size or data pointer kept from the released content would copy freed memory (a crash
+        /// when it was mmapped; another thread could read it the moment a blocking receive let go between its attempts).
+        /// </summary>
+        [Theory]
+        [MemberData(nameof(FailedReceives))]
+        public void Recv_Message_FindingNoFrame_LeavesItEmptyAndUsable(string form, int size)
+        {
+            using Context context = Zmq.NewContext();
+            using Socket pull = Zmq.NewSocket(context, SocketType.Pull);
+            using Socket push = Zmq.NewSocket(context, SocketType.Push);
+            push.Connect(Transports.BindAnywhere(pull, "inproc"));
+            using var message = new Message();
+            push.Send(Pattern(size));
+            pull.Recv(message);
+            Assert.Equal(Pattern(size), message.ToArray()); // the data pointer is read now, before the failure
+
+            switch (form)
+            {
+                case "TryRecv":
+                    Assert.False(pull.TryRecv(message));
+                    break;
+                case "TryRecv(20 ms)":
+                    Assert.False(pull.TryRecv(message, TimeSpan.FromMilliseconds(20)));
+                    break;
+                default:
+                    pull.ReceiveTimeout = TimeSpan.FromMilliseconds(form.Contains("40") ? 40 : 5);
+                    Assert.Equal(ZmqError.TryAgain, Assert.Throws<ZmqException>(() => pull.Recv(message)).Error);
+                    break;
+            }
+
+            Assert.Equal(0, message.Size);
+            Assert.Equal(0, message.Data.Length);
+            Assert.Empty(message.ToArray());
+            Assert.Equal("", message.GetString());
+
+            push.Send(Pattern(size + 1));
+            pull.Recv(message);
+            Assert.Equal(Pattern(size + 1), message.ToArray());
+        }
+
+        /// <summary>An error libzmq finds before it looks for a frame (REQ receiving before it sent) leaves the content alone.</summary>
+        [Fact]
+        public void Recv_Message_RefusedByTheSocketsState_KeepsTheContent()
+        {
+            using Context context = Zmq.NewContext();
+            using Socket request = Zmq.NewSocket(context, SocketType.Req);
+            using var message = new Message(Pattern(1000).AsSpan());
+
+            Assert.Equal(ZmqError.InvalidState, Assert.Throws<ZmqException>(() => request.Recv(message)).Error);
+
+            Assert.Equal(1000, message.Size);
+            Assert.Equal(Pattern(1000), message.ToArray());
+        }
+
         [Fact]
         public void Rebuild_Variants_ReplaceContent()
         {

@@ -316,7 +316,6 @@ namespace NetZeroMQ
             return _msg;
         }
 
-        /// <summary>Enter found the message disposed: drop the claim (releasing it if the Dispose left that to us) and throw.</summary>
         /// <summary>
         /// Claims the message for a hot path's first attempt, which runs without a try/finally and so must not throw: true when
         /// the message was free and is not disposed. False holds nothing, and the caller takes its usual path, whose
@@ -340,6 +339,7 @@ namespace NetZeroMQ
             return false;
         }
 
+        /// <summary>Enter found the message disposed: drop the claim (releasing it if the Dispose left that to us) and throw.</summary>
         [MethodImpl(MethodImplOptions.NoInlining)]
         private void ExitAndThrowDisposed()
         {
@@ -376,6 +376,19 @@ namespace NetZeroMQ
         internal void OnReceived(int size)
         {
             _size = size;
+            _data = null;
+            _isPlainEmpty = false;
+        }
+
+        /// <summary>
+        /// After a failed zmq_msg_recv: libzmq may have released the content (it does before looking for a frame, so a receive
+        /// that would block or timed out leaves the message empty) or not (an error found before that), so the size is read back
+        /// rather than assumed. Keeping the old size and data pointer would let the next read copy freed memory.
+        /// </summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal void OnReceiveFailed()
+        {
+            _size = (int)Interop.Zmq.zmq_msg_size(_msg);
             _data = null;
             _isPlainEmpty = false;
         }

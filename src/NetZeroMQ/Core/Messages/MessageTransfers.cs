@@ -30,8 +30,10 @@ namespace NetZeroMQ
     }
 
     /// <summary>
-    /// <c>zmq_msg_recv</c> into a <see cref="Message"/>, recording the received frame's size in it. Made while the caller holds
-    /// the message (its guard in the core, a <see cref="MessageLease"/> outside it).
+    /// <c>zmq_msg_recv</c> into a <see cref="Message"/>, recording the received frame's size in it, or after a failure what
+    /// libzmq left there (it releases the old content before it looks for a frame, so a receive that found none leaves the
+    /// message empty). Made while the caller holds the message (its guard in the core, a <see cref="MessageLease"/> outside it),
+    /// which a blocking receive lets go between its attempts: the message must be what it says by then.
     /// </summary>
     internal readonly unsafe struct MessageRecv : INativeTransfer
     {
@@ -52,6 +54,10 @@ namespace NetZeroMQ
             if (rc >= 0)
             {
                 _message.OnReceived(rc);
+            }
+            else
+            {
+                _message.OnReceiveFailed();
             }
 
             return rc;

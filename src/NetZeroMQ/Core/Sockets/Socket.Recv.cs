@@ -133,7 +133,8 @@ namespace NetZeroMQ
 
         /// <summary>
         /// Receives one frame into <paramref name="message"/> (<c>zmq_msg_recv</c>), replacing its previous content; waits up to
-        /// <see cref="ReceiveTimeout"/>. Reusing one message for every receive allocates nothing, managed or native, beyond what
+        /// <see cref="ReceiveTimeout"/>. A receive that times out leaves the message empty (libzmq releases the previous content
+        /// before it looks for a frame). Reusing one message for every receive allocates nothing, managed or native, beyond what
         /// libzmq allocates for the frame itself.
         /// See <see href="http://api.zeromq.org/4-3:zmq-msg-recv">zmq_msg_recv</see>.
         /// </summary>
@@ -146,7 +147,8 @@ namespace NetZeroMQ
 
         /// <summary>Receives one frame into <paramref name="message"/> if one is waiting; never blocks.</summary>
         /// <param name="message">The message that receives the frame.</param>
-        /// <returns>True if a frame was received; false if none was waiting (the message is then unchanged).</returns>
+        /// <returns>True if a frame was received; false if none was waiting (the message is then empty: libzmq releases the
+        /// previous content before it looks for a frame).</returns>
         /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
         public bool TryRecv(Message message) => RecvMessage(message, TransferWait.None);
 
@@ -155,7 +157,8 @@ namespace NetZeroMQ
         /// <param name="message">The message that receives the frame.</param>
         /// <param name="timeout">How long to wait (zero: not at all; infinite: without limit).</param>
         /// <param name="cancellationToken">Ends the wait with <see cref="OperationCanceledException"/>.</param>
-        /// <returns>True if a frame was received; false if the timeout passed first (the message is then unchanged).</returns>
+        /// <returns>True if a frame was received; false if the timeout passed first (the message is then empty: libzmq releases
+        /// the previous content before it looks for a frame).</returns>
         /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
         public bool TryRecv(Message message, TimeSpan timeout, CancellationToken cancellationToken = default) =>
             RecvMessage(message, TransferWait.Within(timeout, cancellationToken));
