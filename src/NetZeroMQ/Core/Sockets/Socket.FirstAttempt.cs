@@ -30,7 +30,8 @@ namespace NetZeroMQ
         /// <see cref="StartNativeReceiveWaits"/>): a non-blocking attempt first would drain the socket's commands once more,
         /// a zero-timeout poll per receive that waits, and libzmq's blocking receive returns a waiting frame as fast as the
         /// non-blocking one. On false the caller's usual path goes on from where this left: after a native wait, from its
-        /// error (<see cref="ContinueAfterNativeWait"/>, rather than waiting a second slice); else it makes the attempt again.
+        /// error (<see cref="ContinueAfterNativeWait"/>, rather than waiting a second slice; <see cref="WaitsNatively"/> says which,
+        /// and libzmq's error is still in errno for it to read first); else it makes the attempt again.
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private bool TryReceiveAtOnce<T>(ref T op, TransferWait wait, out int rc)
@@ -39,12 +40,6 @@ namespace NetZeroMQ
             rc = op.Invoke(_socket, wait.UsesSocketTimeout ? _blockingReceiveFlags : Interop.Zmq.ZMQ_DONTWAIT);
             return rc >= 0;
         }
-
-        /// <summary>
-        /// Whether a failed <see cref="TryReceiveAtOnce"/> (one that was made) waited natively: then libzmq's error of that wait
-        /// is still in errno, for the usual path to read first.
-        /// </summary>
-        private bool FirstReceiveWaitedNatively(TransferWait wait) => wait.UsesSocketTimeout && _blockingReceiveFlags == 0;
 
         /// <summary>
         /// Ends a call whose <see cref="TryTransferAtOnce"/> moved a frame: counts it in <see cref="_traffic"/>, as every transfer

@@ -16,25 +16,28 @@ namespace NetZeroMQ
         private const int NativeWaitInterrupted = -2;
 
         /// <summary>
+        /// The flags of a blocking receive's first attempt: <c>ZMQ_DONTWAIT</c> until <see cref="StartNativeReceiveWaits"/>,
+        /// then 0 for good. One field is the whole state, so the inlined hot path reads it once and passes it on.
+        /// </summary>
+        private int _blockingReceiveFlags = Interop.Zmq.ZMQ_DONTWAIT;
+
+        /// <summary>
         /// Whether a blocking receive starts with one native blocking call bounded by <see cref="_nativeReceiveWaitMs"/>
         /// instead of a non-blocking attempt and the wakeable wait. That wait costs two zero-timeout polls (and a
         /// <c>getpid</c>) per receive more than libzmq's own (the failed attempt's drain of the socket's commands, and the
         /// drain again after the wake): about a fifth of a small round trip. The native wait costs exactly what a C program's
-        /// blocking receive costs. Set once, by <see cref="StartNativeReceiveWaits"/>.
+        /// blocking receive costs.
         /// </summary>
-        private bool _receivesWaitNatively;
+        private bool ReceivesWaitNatively => _blockingReceiveFlags == 0;
 
-        /// <summary>
-        /// The flags of a blocking receive's first attempt: <c>ZMQ_DONTWAIT</c>, and 0 once <see cref="_receivesWaitNatively"/>
-        /// (one field for the inlined hot path to read instead of two tests).
-        /// </summary>
-        private int _blockingReceiveFlags = Interop.Zmq.ZMQ_DONTWAIT;
+        /// <summary>Whether a receive waiting as <paramref name="wait"/> says makes (or made) its first attempt the native wait.</summary>
+        private bool WaitsNatively(TransferWait wait) => wait.UsesSocketTimeout && ReceivesWaitNatively;
 
-        /// <summary>The native <c>ZMQ_RCVTIMEO</c> while <see cref="_receivesWaitNatively"/>: the slice, or the caller's shorter timeout.</summary>
+        /// <summary>The native <c>ZMQ_RCVTIMEO</c> while <see cref="ReceivesWaitNatively"/>: the slice, or the caller's shorter timeout.</summary>
         private int _nativeReceiveWaitMs;
 
         /// <summary>
-        /// The receive timeout as the caller set it (-1: infinite) while <see cref="_receivesWaitNatively"/>: every read and
+        /// The receive timeout as the caller set it (-1: infinite) while <see cref="ReceivesWaitNatively"/>: every read and
         /// write of <c>ZMQ_RCVTIMEO</c> goes through this field then, because the native option holds the slice.
         /// </summary>
         private int _receiveTimeoutMs;
@@ -46,14 +49,13 @@ namespace NetZeroMQ
         /// </summary>
         private void StartNativeReceiveWaits()
         {
-            if (_receivesWaitNatively || IsThreadSafe)
+            if (ReceivesWaitNatively || IsThreadSafe)
             {
                 return;
             }
 
             _receiveTimeoutMs = GetInt32Unguarded(Interop.Zmq.ZMQ_RCVTIMEO);
             ApplyReceiveTimeout();
-            _receivesWaitNatively = true;
             _blockingReceiveFlags = 0;
         }
 
@@ -68,7 +70,7 @@ namespace NetZeroMQ
         }
 
         /// <summary>
-        /// The first attempt of a blocking receive while <see cref="_receivesWaitNatively"/>: libzmq's blocking receive, which
+        /// The first attempt of a blocking receive while <see cref="ReceivesWaitNatively"/>: libzmq's blocking receive, which
         /// returns a frame as soon as one is there and gives up after <see cref="_nativeReceiveWaitMs"/>. Returns the byte
         /// count; <see cref="TransferStep.WouldBlock"/> when that time passed, <see cref="NativeWaitInterrupted"/> when a
         /// signal came first (either way the wait goes on in <see cref="WaitToReceive"/>, which sees a Dispose: libzmq drained
@@ -115,7 +117,7 @@ namespace NetZeroMQ
         /// never times out before the caller's timeout has passed.
         /// </summary>
         private int NativeWaitSpentMs(TransferWait wait, int firstResult) =>
-            wait.UsesSocketTimeout && _receivesWaitNatively && firstResult == TransferStep.WouldBlock ? Math.Max(_nativeReceiveWaitMs - 1, 0) : 0;
+            WaitsNatively(wait) && firstResult == TransferStep.WouldBlock ? Math.Max(_nativeReceiveWaitMs - 1, 0) : 0;
 
         /// <summary>
         /// A read of <paramref name="option"/> answered from the kept receive timeout: true (and the value written) when the
@@ -123,7 +125,7 @@ namespace NetZeroMQ
         /// </summary>
         private bool TryReadKeptOption(int option, void* value, nuint size)
         {
-            if (option != Interop.Zmq.ZMQ_RCVTIMEO || !_receivesWaitNatively || size != sizeof(int))
+            if (option != Interop.Zmq.ZMQ_RCVTIMEO || !ReceivesWaitNatively || size != sizeof(int))
             {
                 return false;
             }
@@ -138,7 +140,7 @@ namespace NetZeroMQ
         /// </summary>
         private void OnOptionWritten(int option, void* value, int size)
         {
-            if (option == Interop.Zmq.ZMQ_RCVTIMEO && _receivesWaitNatively && size == sizeof(int))
+            if (option == Interop.Zmq.ZMQ_RCVTIMEO && ReceivesWaitNatively && size == sizeof(int))
             {
                 _receiveTimeoutMs = *(int*)value;
                 ApplyReceiveTimeout();

@@ -58,7 +58,7 @@ namespace NetZeroMQ
                 fixed (byte* p = &MemoryMarshal.GetReference(buffer))
                 {
                     var op = new BufferRecv(p, buffer.Length);
-                    int size = FirstReceiveWaitedNatively(TransferWait.Blocking)
+                    int size = WaitsNatively(TransferWait.Blocking)
                         ? ContinueAfterNativeWait(ref op, 0, TransferWait.Blocking, Interop.Zmq.zmq_errno())
                         : Transfer(ref op, 0, TransferWait.Blocking);
                     return new RecvResult(Math.Min(size, buffer.Length), size);

@@ -374,7 +374,7 @@ namespace NetZeroMQ
                     else
                     {
                         var op = new MessageRecv(message);
-                        return (attempted && FirstReceiveWaitedNatively(wait)
+                        return (attempted && WaitsNatively(wait)
                             ? ContinueAfterNativeWait(ref op, flags, wait, Interop.Zmq.zmq_errno())
                             : Transfer(ref op, flags, wait)) >= 0;
                     }

@@ -36,7 +36,7 @@ namespace NetZeroMQ
         private int Transfer<T>(ref T op, int flags, TransferWait wait)
             where T : struct, INativeTransfer
         {
-            int rc = !op.IsSend && wait.UsesSocketTimeout && _receivesWaitNatively
+            int rc = !op.IsSend && WaitsNatively(wait)
                 ? ReceiveWaitingNatively(ref op, flags)
                 : TransferStep.TryOnce(ref op, _socket, flags);
             if (rc >= 0)
