@@ -23,16 +23,6 @@ namespace NetZeroMQ
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_msg_copy(void* dest, void* src);
 
-            /// <summary>
-            /// Read after a failed receive, before the caller reads <c>zmq_errno</c>: without a GC transition, because the way
-            /// back from one may wait for a collection in a system call that overwrites errno (the function is one load).
-            /// </summary>
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
-#if NET
-            [SuppressGCTransition]
-#endif
-            internal static extern nuint zmq_msg_size(void* msg);
-
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_msg_more(void* msg);
 

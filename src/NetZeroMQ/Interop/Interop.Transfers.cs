@@ -44,6 +44,9 @@ namespace NetZeroMQ
 
             [MethodImpl(MethodImplOptions.AggressiveInlining)]
             internal static void* zmq_msg_data(void* msg) => TransferExports.MsgData(msg);
+
+            [MethodImpl(MethodImplOptions.AggressiveInlining)]
+            internal static nuint zmq_msg_size(void* msg) => TransferExports.MsgSize(msg);
 #else
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern int zmq_send(nint socket, byte* buf, nuint len, int flags);
@@ -65,6 +68,9 @@ namespace NetZeroMQ
 
             [DllImport(Libraries.Zmq, ExactSpelling = true)]
             internal static extern void* zmq_msg_data(void* msg);
+
+            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            internal static extern nuint zmq_msg_size(void* msg);
 #endif
         }
 
@@ -101,6 +107,13 @@ namespace NetZeroMQ
             internal static delegate* unmanaged[SuppressGCTransition]<void*, void*> MsgData;
 
             /// <summary>
+            /// <c>zmq_msg_size</c> without a GC transition (one load, like <c>msg_t::data</c>), read after a failed receive and
+            /// before the caller reads errno: the way back from a transition may wait for a collection in a system call that
+            /// overwrites errno.
+            /// </summary>
+            internal static delegate* unmanaged[SuppressGCTransition]<void*, nuint> MsgSize;
+
+            /// <summary>
             /// Binds the exports of the libzmq at <paramref name="library"/>; called once, before the handle is published. A
             /// missing export is left null rather than thrown here: a library without them is not a libzmq this binding accepts
             /// (too old, or not libzmq), which the checks after the load report in their own words, and no socket or message
@@ -116,6 +129,7 @@ namespace NetZeroMQ
                 MsgInitSizeSmall = (delegate* unmanaged[SuppressGCTransition]<void*, nuint, int>)MsgInitSize;
                 MsgClose = (delegate* unmanaged<void*, int>)Find(library, "zmq_msg_close");
                 MsgData = (delegate* unmanaged[SuppressGCTransition]<void*, void*>)Find(library, "zmq_msg_data");
+                MsgSize = (delegate* unmanaged[SuppressGCTransition]<void*, nuint>)Find(library, "zmq_msg_size");
             }
 
             private static nint Find(nint library, string name) =>
