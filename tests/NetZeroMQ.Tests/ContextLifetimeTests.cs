@@ -166,6 +166,72 @@ namespace NetZeroMQ.Tests
             }
         }
 
+        /// <summary>
+        /// A socket still inside a call on another thread when the context is disposed closes as that call leaves; Dispose
+        /// waits for it and terminates the context itself, so when it returns libzmq has closed the socket's listener (the
+        /// port binds again at once) and its threads are gone: a process may exit right after. (Returning early left
+        /// <c>zmq_ctx_term</c> running on the other thread, where a libzmq built with tweetnacl aborted at process exit.)
+        /// </summary>
+        [Theory]
+        [InlineData("recv")]
+        [InlineData("poll")]
+        [InlineData("async")]
+        public void Dispose_WhileACallIsInsideASocketOnAnotherThread_TerminatesBeforeReturning(string call)
+        {
+            for (int round = 0; round < 10; round++)
+            {
+                int port = UnusedTcpPort();
+                Context context = Zmq.NewContext();
+                Socket socket = context.CreateSocket(SocketType.Pull);
+                socket.ReceiveTimeout = Timeout.InfiniteTimeSpan;
+                socket.Bind("tcp://127.0.0.1:" + port.ToString(System.Globalization.CultureInfo.InvariantCulture));
+                using var poller = new Poller();
+                poller.Add(socket, PollEvents.In);
+                System.Threading.Tasks.Task<string>? pending = call == "async" ? socket.RecvStringAsync().AsTask() : null;
+                BlockingCall? blocked = call switch
+                {
+                    "recv" => BlockingCall.Start(() => socket.RecvString()),
+                    "poll" => BlockingCall.Start(() => poller.Poll(Timeout.InfiniteTimeSpan)),
+                    _ => null,
+                };
+                Thread.Sleep(round % 3 * 10);
+
+                context.Dispose();
+
+                var listener = new TcpListener(IPAddress.Loopback, port);
+                try
+                {
+                    listener.Start();
+                }
+                catch (SocketException e)
+                {
+                    Assert.Fail($"round {round}, {call}: port {port} still taken when Context.Dispose returned ({e.SocketErrorCode})");
+                }
+                finally
+                {
+                    listener.Stop();
+                }
+
+                Assert.True(socket.IsDisposed);
+                if (blocked is not null)
+                {
+                    Assert.True(blocked.Join(TestTimeouts.Expected), $"round {round}: the blocked {call} did not end");
+                    Assert.True(
+                        blocked.Exception is ObjectDisposedException || (blocked.Exception is ZmqException z && z.Error == ZmqError.ContextTerminated),
+                        $"round {round}: unexpected {blocked.Exception}");
+                }
+
+                if (pending is not null)
+                {
+                    Exception? ended = Record.Exception(() => pending.Wait(TestTimeouts.Expected));
+                    Assert.True(pending.IsCompleted, $"round {round}: the pending async receive did not end");
+                    Assert.True(
+                        ended?.InnerException is ObjectDisposedException || (ended?.InnerException is ZmqException z && z.Error == ZmqError.ContextTerminated),
+                        $"round {round}: unexpected {ended}");
+                }
+            }
+        }
+
         /// <summary>A loopback port with nothing listening (taken from the OS, then closed).</summary>
         internal static int UnusedTcpPort()
         {

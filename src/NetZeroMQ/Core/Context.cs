@@ -16,8 +16,10 @@ namespace NetZeroMQ
     /// terminated, which takes at most the longest linger among its sockets. An infinite wait must be asked for explicitly,
     /// with <c>DefaultLinger = Timeout.InfiniteTimeSpan</c> or a socket's own <see cref="Socket.Linger"/>.</para>
     /// <para>If a socket is in the middle of a call on another thread when the context is disposed, that call ends with an
-    /// exception and the thread closes the socket as it leaves; termination then completes on that thread, and
-    /// <see cref="Dispose"/> returns without waiting for it.</para>
+    /// exception and the thread closes the socket as it leaves; <see cref="Dispose"/> waits for that (it takes milliseconds;
+    /// the wait gives up after 2 seconds) and then terminates the context itself, so that when it returns libzmq's threads
+    /// are gone and the process may exit. Only if the wait gives up (a call that does not leave, such as a disposal from
+    /// inside a call on one of the context's sockets) does the termination complete on a background thread later.</para>
     /// <para>A context that is never disposed is terminated by its finalizer on a background thread, never on the finalizer
     /// thread, and abandoned sockets are closed with linger 0.</para>
     /// See <see href="http://api.zeromq.org/4-3:zmq-ctx-new">zmq_ctx_new</see>.
@@ -291,8 +293,9 @@ namespace NetZeroMQ
                 socket.Dispose();
             }
 
-            _handle.TerminateInline = true;
+            _handle.AwaitTerminationByOwner();
             _handle.Dispose();
+            _handle.TerminateAfterRelease();
         }
 
         /// <summary>Creates a socket of this context; the same as <c>new Socket(context, type)</c>.</summary>

@@ -1,4 +1,5 @@
 using System;
+using System.Diagnostics;
 using System.Runtime.InteropServices;
 using System.Threading;
 
@@ -18,24 +19,97 @@ namespace NetZeroMQ
 
         public override bool IsInvalid => handle == IntPtr.Zero;
 
+        /// <summary>How long <see cref="TerminateAfterRelease"/> waits for calls still inside the context's sockets to leave.</summary>
+        internal static readonly TimeSpan ReleaseWait = TimeSpan.FromSeconds(2);
+
+        private readonly object _gate = new object();
+        private Termination _termination;
+        private nint _released;
+
+        private enum Termination
+        {
+            /// <summary>Abandoned (or not yet disposed): whoever releases last starts the termination on a background thread.</summary>
+            Background,
+
+            /// <summary>The owner's <see cref="Context.Dispose()"/> waits to terminate the context on its own thread.</summary>
+            AwaitedByOwner,
+
+            /// <summary>Released while the owner waits: the owner terminates.</summary>
+            HandedToOwner,
+        }
+
         /// <summary>
-        /// Set by <see cref="Context.Dispose()"/>: terminate on the releasing thread. Left false when the context was abandoned and
-        /// reaches the finalizer; then <c>zmq_ctx_term</c> runs on a background thread, because it blocks until linger expires and
-        /// a finalizer must never block.
+        /// For <see cref="Context.Dispose()"/>, before it releases its reference: from now on the last release hands the
+        /// termination to <see cref="TerminateAfterRelease"/> instead of running it wherever that release happens.
         /// </summary>
-        internal volatile bool TerminateInline;
+        internal void AwaitTerminationByOwner()
+        {
+            lock (_gate)
+            {
+                _termination = Termination.AwaitedByOwner;
+            }
+        }
+
+        /// <summary>
+        /// For <see cref="Context.Dispose()"/>, after it released its reference: waits (at most <see cref="ReleaseWait"/>) for the
+        /// last reference to go, which a socket still inside a call on another thread holds until that call leaves (promptly,
+        /// once the context is shut down), then terminates the context on this thread (<c>zmq_ctx_term</c>, bounded by linger).
+        /// So when Dispose returns, libzmq's threads are gone: a process that exits next cannot run libzmq's static destructors
+        /// under a termination still running on another thread (libzmq built with tweetnacl locks a static mutex in
+        /// <c>zmq_ctx_term</c>, and aborts if exit destroyed it first). Returns false if the wait ran out: the context is then
+        /// terminated on a background thread once the last call leaves.
+        /// </summary>
+        internal bool TerminateAfterRelease()
+        {
+            nint context;
+            lock (_gate)
+            {
+                Stopwatch waited = Stopwatch.StartNew();
+                while (_termination == Termination.AwaitedByOwner)
+                {
+                    long left = (long)ReleaseWait.TotalMilliseconds - waited.ElapsedMilliseconds;
+                    if (left <= 0)
+                    {
+                        _termination = Termination.Background;
+                        return false;
+                    }
+
+                    Monitor.Wait(_gate, (int)left);
+                }
+
+                context = _released;
+            }
+
+            Terminate(context);
+            return true;
+        }
 
         protected override bool ReleaseHandle()
         {
             nint context = handle;
-            if (TerminateInline)
+            lock (_gate)
             {
-                Terminate(context);
+                if (_termination == Termination.AwaitedByOwner)
+                {
+                    _released = context;
+                    _termination = Termination.HandedToOwner;
+                    Monitor.PulseAll(_gate);
+                    return true;
+                }
             }
-            else
+
+            // Abandoned, or the owner stopped waiting: zmq_ctx_term blocks until linger expires, and this may be the finalizer
+            // thread, the async reactor's thread or a caller's, none of which may block that long.
+            try
             {
                 var thread = new Thread(static state => Terminate((nint)state!)) { IsBackground = true, Name = "NetZeroMQ context term" };
                 thread.Start(context);
+            }
+            catch (Exception e) when (e is OutOfMemoryException || e is ThreadStartException)
+            {
+                // No thread to be had (at the descriptor limit a new thread needs two): terminating here beats an exception
+                // out of a finalizer, which would end the process.
+                Terminate(context);
             }
 
             return true;
