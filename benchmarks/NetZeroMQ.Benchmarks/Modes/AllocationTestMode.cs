@@ -9,13 +9,14 @@ namespace NetZeroMQ.Benchmarks.Modes;
 /// <summary>
 /// --alloc-test: managed bytes allocated per message on each thread involved (the sender thread and the receiving thread,
 /// each measured with GC.GetAllocatedBytesForCurrentThread around its own loop), for every pattern, transport, buffer strategy
-/// and receive mode, after two untimed batches (JIT, pools and lazily made objects settle). Exit code 1 if a path documented as
+/// and receive mode, after two untimed batches (JIT, pools and lazily made objects settle), the least of three measured batches. Exit code 1 if a path documented as
 /// allocation-free allocated anything. Native (malloc) allocations are not measured; see <see cref="NativeAllocationNote"/>.
 /// </summary>
 public static class AllocationTestMode
 {
     private const int SmallMessage = 64;
     private const int LargeMessage = 131072;
+    private const int MeasuredBatches = 3;
 
     public static Command Command { get; } = CliOptions.Mode(
         "--alloc-test",
@@ -25,7 +26,7 @@ public static class AllocationTestMode
     private static int Run(ParseResult options)
     {
         int failures = 0;
-        Console.WriteLine("Managed bytes per message (GC.GetAllocatedBytesForCurrentThread on the sender thread and on the receiving thread).");
+        Console.WriteLine("Managed bytes per message (GC.GetAllocatedBytesForCurrentThread on the sender thread and on the receiving thread; each side's least of three batches).");
         Console.WriteLine("Allocation-free by design: Span (span send, span receive), Message (reused Message), ArrayPool; ByteArray allocates by design.");
         Console.WriteLine();
         Console.WriteLine("| pattern | transport | size | strategy | mode | messages | sender B/msg | receiver B/msg | expected | result |");
@@ -68,13 +69,21 @@ public static class AllocationTestMode
         rig.WarmUp();
         rig.RunTimedBatch(count);
         rig.RunTimedBatch(count);
-        TimedBatch batch = rig.RunTimedBatch(count);
+
+        long sender = long.MaxValue, receiver = long.MaxValue;
+        for (int i = 0; i < MeasuredBatches; i++)
+        {
+            TimedBatch batch = rig.RunTimedBatch(count);
+            sender = Math.Min(sender, batch.SenderAllocatedBytes);
+            receiver = Math.Min(receiver, batch.ReceiverAllocatedBytes);
+        }
+
         bool mustBeFree = strategy != BufferStrategy.ByteArray;
-        bool allocated = batch.SenderAllocatedBytes != 0 || batch.ReceiverAllocatedBytes != 0;
+        bool allocated = sender != 0 || receiver != 0;
         string result = mustBeFree ? (allocated ? "FAIL" : "ok") : (allocated ? "ok (allocates by design)" : "unexpected: 0");
         Console.WriteLine(
             $"| {Name(pattern)} | {Name(transport)} | {size} | {strategy} | {mode} | {count:N0} | " +
-            $"{PerMessage(batch.SenderAllocatedBytes, count)} | {PerMessage(batch.ReceiverAllocatedBytes, count)} | " +
+            $"{PerMessage(sender, count)} | {PerMessage(receiver, count)} | " +
             $"{(mustBeFree ? "0" : "> 0")} | {result} |");
         return mustBeFree && allocated ? 1 : 0;
     }
@@ -93,9 +102,7 @@ public static class AllocationTestMode
             rig.RunTimedBatch(count); // the thread pool settles its worker count, which allocates per new thread
         }
 
-        long before = GC.GetTotalAllocatedBytes(precise: true);
-        rig.RunTimedBatch(count);
-        long bytes = GC.GetTotalAllocatedBytes(precise: true) - before;
+        long bytes = LeastProcessWide(() => rig.RunTimedBatch(count));
         bool mustBeFree = strategy != BufferStrategy.ByteArray;
         bool allocatesPerMessage = bytes * 10 >= count;
         string result = mustBeFree ? (allocatesPerMessage ? "FAIL" : "ok") : (allocatesPerMessage ? "ok (allocates by design)" : "unexpected: 0");
@@ -138,9 +145,7 @@ public static class AllocationTestMode
                 PingPong(client, server, request, payload, reply, 2_000).GetAwaiter().GetResult(); // JIT, pools, pool threads
             }
 
-            long before = GC.GetTotalAllocatedBytes(precise: true);
-            PingPong(client, server, request, payload, reply, RoundTrips).GetAwaiter().GetResult();
-            long bytes = GC.GetTotalAllocatedBytes(precise: true) - before;
+            long bytes = LeastProcessWide(() => PingPong(client, server, request, payload, reply, RoundTrips).GetAwaiter().GetResult());
             int messages = RoundTrips * 2;
             bool allocatesPerMessage = bytes * 10 >= messages;
             Console.WriteLine(
@@ -150,6 +155,25 @@ public static class AllocationTestMode
         }
 
         return failures;
+    }
+
+    /// <summary>
+    /// The least of <see cref="MeasuredBatches"/> runs of <paramref name="batch"/>, in bytes the whole process allocated. Every
+    /// measurement here takes the least of several batches: a cost per message shows in every batch, while a one-time cost of
+    /// the runtime's shows in one of them (measured: 40 B once in 20,000 messages on one thread, in a different cell each run;
+    /// 12,592 B once process-wide, a new pool thread).
+    /// </summary>
+    private static long LeastProcessWide(Action batch)
+    {
+        long least = long.MaxValue;
+        for (int i = 0; i < MeasuredBatches; i++)
+        {
+            long before = GC.GetTotalAllocatedBytes(precise: true);
+            batch();
+            least = Math.Min(least, GC.GetTotalAllocatedBytes(precise: true) - before);
+        }
+
+        return least;
     }
 
     private static async System.Threading.Tasks.Task PingPong(Socket client, Socket server, Message request, byte[] payload, byte[] reply, int roundTrips)
