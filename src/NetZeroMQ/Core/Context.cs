@@ -265,9 +265,9 @@ namespace NetZeroMQ
         }
 
         /// <summary>
-        /// Shuts the context down, disposes its open sockets and terminates it (<c>zmq_ctx_term</c>), waiting at most the longest
-        /// linger of its sockets (see the shutdown rules in the remarks of <see cref="Context"/>). Safe to call more than once
-        /// and from any thread.
+        /// Shuts the context down, disposes its open sockets and terminates it (<c>zmq_ctx_term</c>), waiting for calls still
+        /// inside its sockets on other threads to leave (at most 2 seconds) and then at most the longest linger of its sockets
+        /// (see the shutdown rules in the remarks of <see cref="Context"/>). Safe to call more than once and from any thread.
         /// </summary>
         public void Dispose()
         {
