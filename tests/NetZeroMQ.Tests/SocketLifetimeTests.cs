@@ -283,7 +283,7 @@ namespace NetZeroMQ.Tests
         public void Dispose_BetweenCallClaimAndDisposedCheck_CallingThreadClosesSocket()
         {
             // The interleaving the stress test above can only hit by luck, replayed step by step through the guard's fields:
-            // (1) a call on thread A claims the socket (busy = 1); (2) Dispose on thread B sees the claim, leaves the close to A
+            // (1) a call on thread A claims the socket (the guard's holder bits = 1); (2) Dispose on thread B sees the claim, leaves the close to A
             // and returns; (3) A checks for Dispose, finds it, and must now close the socket before throwing.
             using Context context = Zmq.NewContext();
             string endpoint = Transports.BindEndpoint("inproc");
@@ -302,7 +302,8 @@ namespace NetZeroMQ.Tests
         {
             FieldInfo guardField = typeof(Socket).GetField("_guard", BindingFlags.NonPublic | BindingFlags.Instance)!;
             object guard = guardField.GetValue(socket)!;
-            guard.GetType().GetField("_busy", BindingFlags.NonPublic | BindingFlags.Instance)!.SetValue(guard, value);
+            // The holder bits of the guard's state (the socket is still undecided: no mode bits set yet).
+            guard.GetType().GetField("_state", BindingFlags.NonPublic | BindingFlags.Instance)!.SetValue(guard, value);
             guardField.SetValue(socket, guard);
         }
 

@@ -396,6 +396,11 @@ namespace NetZeroMQ
         /// <summary>The zmq_msg_t, for an owner that guards the message itself (the socket's scratch message).</summary>
         internal void* UnguardedPointer => _msg;
 
+#if NET
+        /// <summary>Whether the guard is biased to one thread now (for tests).</summary>
+        internal bool GuardIsBiased => _guard.IsBiased;
+#endif
+
         /// <summary>The content; the caller holds the guard or owns the message.</summary>
         internal Span<byte> UnguardedData
         {

@@ -265,6 +265,14 @@ namespace NetZeroMQ
         /// <summary>Whether this is one of libzmq's thread-safe socket types (any number of threads may call at once).</summary>
         internal bool IsThreadSafe => _guard.IsShared;
 
+#if NET
+        /// <summary>Whether the guard is biased to one thread now (for tests).</summary>
+        internal bool GuardIsBiased => _guard.IsBiased;
+#endif
+
+        /// <summary>Whether a call holds the socket now, read without claiming it (for tests).</summary>
+        internal bool GuardIsBusy => _guard.IsBusy;
+
         internal void ThrowDisposed() => ZmqThrow.Disposed(this);
     }
 }
