@@ -23,7 +23,7 @@ namespace NetZeroMQ
     /// While a bias is live, every claim is the owner's (checked claims need the checked or undecided mode), so the owner's
     /// exit may release the object after a Dispose without looking at the state, and a checked holder's exit without looking
     /// at <see cref="_ownerInside"/>. Only the owner ever sets <see cref="_ownerInside"/>, so an exiting thread tells which
-    /// claim it holds by whether it is the owner and is marked inside.
+    /// claim it holds by the mode alone (HeldByOwner).
     /// </para>
     /// </remarks>
     internal partial struct UsageGuard
@@ -69,6 +69,14 @@ namespace NetZeroMQ
 
             return false;
         }
+
+        /// <summary>
+        /// For an exit, whose caller holds the object: whether the hold is the owner's biased claim. While the mode is biased
+        /// (or being revoked, which only a biased mode can be, and which gives the bias back while the owner is inside), every
+        /// claim is the owner's; in any other mode every claim is in the state. So the mode tells, with no thread identity.
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private static bool HeldByOwner(int state) => state == Biased || state == Revoking;
 
         /// <summary>Enter's path for what its inline claims did not take; returns as <see cref="Enter"/> does, or throws.</summary>
         [MethodImpl(MethodImplOptions.NoInlining)]
@@ -198,7 +206,7 @@ namespace NetZeroMQ
                 return mode;
             }
 
-            int me = Environment.CurrentManagedThreadId;
+            int me = ThreadToken.Current;
             if (_candidate != me)
             {
                 _candidate = me;
@@ -248,7 +256,7 @@ namespace NetZeroMQ
                     continue;
                 }
 
-                System.Diagnostics.Debug.Assert(_owner == Environment.CurrentManagedThreadId && _ownerInside != 0, "the holder of a biased object is its owner");
+                System.Diagnostics.Debug.Assert(_owner == ThreadToken.Current && _ownerInside != 0, "the holder of a biased object is its owner");
                 if (Interlocked.CompareExchange(ref _state, Checked | UserCall, Biased) == Biased)
                 {
                     Volatile.Write(ref _ownerInside, 0);
@@ -272,7 +280,7 @@ namespace NetZeroMQ
 
             int state = Volatile.Read(ref _state);
             return state == Checked || state == Undecided
-                || (state == Biased && _owner == Environment.CurrentManagedThreadId);
+                || (state == Biased && _owner == ThreadToken.Current);
         }
 #endif
     }

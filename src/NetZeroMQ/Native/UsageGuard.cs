@@ -143,7 +143,7 @@ namespace NetZeroMQ
         internal bool Enter(object owner)
         {
 #if NET
-            int me = Environment.CurrentManagedThreadId;
+            int me = ThreadToken.Current;
             if (TryEnterBiased(me))
             {
                 return Volatile.Read(ref _disposeRequested) == 0;
@@ -183,7 +183,7 @@ namespace NetZeroMQ
         internal bool TryEnterFree()
         {
 #if NET
-            if (TryEnterBiased(Environment.CurrentManagedThreadId))
+            if (TryEnterBiased(ThreadToken.Current))
             {
                 return true;
             }
@@ -244,7 +244,7 @@ namespace NetZeroMQ
             }
 
 #if NET
-            return TryClaim(owner: null, Environment.CurrentManagedThreadId);
+            return TryClaim(owner: null, ThreadToken.Current);
 #else
             return Interlocked.CompareExchange(ref _state, UserCall, Free) == Free;
 #endif
@@ -262,13 +262,14 @@ namespace NetZeroMQ
             }
 
 #if NET
-            if (OwnerIsInside && _owner == Environment.CurrentManagedThreadId)
+            int state = Volatile.Read(ref _state);
+            if (HeldByOwner(state))
             {
                 Interlocked.Exchange(ref _ownerInside, 0);
             }
             else
             {
-                Interlocked.Exchange(ref _state, ModeAfterCheckedCall(Volatile.Read(ref _state)));
+                Interlocked.Exchange(ref _state, ModeAfterCheckedCall(state));
             }
 #else
             Interlocked.Exchange(ref _state, Free);
@@ -296,12 +297,12 @@ namespace NetZeroMQ
         internal bool ExitPlain()
         {
 #if NET
-            // Only the owner ever marks itself inside, so a thread that is not the owner holds the object by its state.
-            if (OwnerIsInside && _owner == Environment.CurrentManagedThreadId)
+            int state = _state;
+            if (HeldByOwner(state))
             {
                 Volatile.Write(ref _ownerInside, 0);
             }
-            else if (_state == (Checked | UserCall))
+            else if (state == (Checked | UserCall))
             {
                 Volatile.Write(ref _state, Checked);
             }
