@@ -16,8 +16,9 @@ namespace NetZeroMQ
     /// <see cref="_ownerInside"/>. An owner claim whose store came before the flush is visible then, and the revoker gives the
     /// bias back and reports concurrent use, as a second thread entering a checked object does; an owner claim after the flush
     /// re-reads the mode after it, sees the revocation and withdraws to a checked claim. So the guarantee of the checked mode
-    /// holds exactly, and a thread's own re-entry is caught too. A revoked object stays checked for good: one barrier (a few
-    /// microseconds) per object at most, never per message, whatever threads use it later.
+    /// holds exactly, and a thread's own re-entry is caught too. A revoked object stays checked for good: one barrier per object at
+    /// most, never per message, whatever threads use it later; and while no bias is live, a change of thread costs nothing
+    /// (it only starts the count again), so objects handed from thread to thread per message never pay a barrier.
     /// </para>
     /// <para>
     /// While a bias is live, every claim is the owner's (checked claims need the checked or undecided mode), so the owner's
@@ -57,6 +58,9 @@ namespace NetZeroMQ
         {
             if (Volatile.Read(ref _state) == Biased && _owner == me && _ownerInside == 0)
             {
+                // The store and the re-read below are both volatile, so the compiler keeps them in this order; the processor
+                // may still satisfy the read before the store leaves its store buffer, and that is what the revoker's
+                // process-wide barrier settles (as it does the unchecked mode's plain claim against a Dispose).
                 Volatile.Write(ref _ownerInside, 1);
                 if (Volatile.Read(ref _state) == Biased)
                 {
