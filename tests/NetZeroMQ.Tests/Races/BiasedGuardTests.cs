@@ -37,6 +37,15 @@ namespace NetZeroMQ.Tests.Races
             }
         }
 
+        /// <summary>A guard this thread has made <see cref="UsageGuard.BiasAfterCalls"/> calls on: biased to it.</summary>
+        private static Guarded BiasedToThisThread()
+        {
+            var o = new Guarded();
+            o.Calls(UsageGuard.BiasAfterCalls);
+            Assert.True(o.Guard.IsBiased);
+            return o;
+        }
+
         private static void OnOtherThread(Action action)
         {
             BlockingCall call = BlockingCall.Start(action);
@@ -78,8 +87,7 @@ namespace NetZeroMQ.Tests.Races
         [Fact]
         public void Enter_AnotherThreadWhileTheOwnerIsInside_ConcurrentUseAndTheBiasStays()
         {
-            var o = new Guarded();
-            o.Calls(UsageGuard.BiasAfterCalls);
+            Guarded o = BiasedToThisThread();
             Assert.True(o.Guard.Enter(s_owner));
 
             OnOtherThread(() =>
@@ -101,8 +109,7 @@ namespace NetZeroMQ.Tests.Races
         [Fact]
         public void Enter_TheOwnerAgainWhileInside_ConcurrentUse()
         {
-            var o = new Guarded();
-            o.Calls(UsageGuard.BiasAfterCalls);
+            Guarded o = BiasedToThisThread();
             Assert.True(o.Guard.Enter(s_owner));
             Assert.Throws<InvalidOperationException>(() => o.Guard.Enter(s_owner));
             Assert.False(o.Guard.TryEnterFree());
@@ -113,8 +120,7 @@ namespace NetZeroMQ.Tests.Races
         [Fact]
         public void Enter_AnotherThreadOnceTheOwnerIsOut_TakesOverAndStaysChecked()
         {
-            var o = new Guarded();
-            o.Calls(UsageGuard.BiasAfterCalls);
+            Guarded o = BiasedToThisThread();
             OnOtherThread(() =>
             {
                 o.Call();
@@ -136,8 +142,7 @@ namespace NetZeroMQ.Tests.Races
         [Fact]
         public void TryEnter_AnotherThreadOnceTheOwnerIsOut_RevokesWithoutThrowing()
         {
-            var o = new Guarded();
-            o.Calls(UsageGuard.BiasAfterCalls);
+            Guarded o = BiasedToThisThread();
             OnOtherThread(() =>
             {
                 Assert.True(o.Guard.TryEnter(out bool disposed));
@@ -151,8 +156,7 @@ namespace NetZeroMQ.Tests.Races
         [Fact]
         public void RequestDispose_FromAnotherThreadWhileTheOwnerIsInside_TheOwnersExitReleasesOnce()
         {
-            var o = new Guarded();
-            o.Calls(UsageGuard.BiasAfterCalls);
+            Guarded o = BiasedToThisThread();
             Assert.True(o.Guard.Enter(s_owner));
 
             bool disposerReleases = true;
@@ -171,8 +175,7 @@ namespace NetZeroMQ.Tests.Races
         [Fact]
         public void RequestDispose_FromAnotherThreadWhileTheOwnerIsOut_DisposerReleases()
         {
-            var o = new Guarded();
-            o.Calls(UsageGuard.BiasAfterCalls);
+            Guarded o = BiasedToThisThread();
             bool disposerReleases = false;
             OnOtherThread(() => disposerReleases = o.Guard.RequestDispose());
             Assert.True(disposerReleases);
@@ -183,8 +186,7 @@ namespace NetZeroMQ.Tests.Races
         [Fact]
         public void RequireChecks_WhileTheOwnerIsInside_MachineryWaitsForTheExit()
         {
-            var o = new Guarded();
-            o.Calls(UsageGuard.BiasAfterCalls);
+            Guarded o = BiasedToThisThread();
             Assert.True(o.Guard.Enter(s_owner));
             o.Guard.RequireChecks();
             Assert.True(o.Guard.IsCheckedForGood);
@@ -203,8 +205,7 @@ namespace NetZeroMQ.Tests.Races
         [Fact]
         public void Enter_ManyThreadsRacingAfterTheBias_EachCallAloneAndNoneLost()
         {
-            var o = new Guarded();
-            o.Calls(UsageGuard.BiasAfterCalls);
+            Guarded o = BiasedToThisThread();
             int inside = 0;
             int overlaps = 0;
             int calls = 0;
