@@ -613,9 +613,9 @@ namespace NetZeroMQ.Tests
             {
                 generic.Invoke(socket, arguments);
             }
-            catch (TargetInvocationException e) when (e.InnerException is not null)
+            catch (TargetInvocationException e)
             {
-                System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(e.InnerException).Throw();
+                System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(e.InnerException ?? e).Throw();
             }
         }
     }

@@ -133,13 +133,14 @@ public sealed class SenderThread : IDisposable
                 Interlocked.Increment(ref _completed);
             }
         }
-        catch (Exception e) when (!_stopping)
+        catch (Exception e)
         {
-            _failure = e;
-        }
-        catch (Exception)
-        {
-            // Stopping: the socket was closed under a send on purpose.
+            // Decided here, not in a 'when' filter (src/NetZeroMQ/README.md, "Exception filters"). When stopping, the socket
+            // was closed under a send on purpose.
+            if (!_stopping)
+            {
+                _failure = e;
+            }
         }
     }
 

@@ -150,8 +150,14 @@ namespace NetZeroMQ
             {
                 thread.UnsafeStart();
             }
-            catch (Exception e) when (e is OutOfMemoryException || e is ThreadStartException)
+            catch (Exception e)
             {
+                // Decided here, not in a 'when' filter: src/NetZeroMQ/README.md, "Exception filters".
+                if (!(e is OutOfMemoryException || e is ThreadStartException))
+                {
+                    throw;
+                }
+
                 // The runtime reports a thread it could not start as OutOfMemoryException; on Linux the usual cause is the two
                 // descriptors a new thread needs.
                 if (DescriptorHeadroom.TryMeasure(out long open, out long limit) && limit - open < DescriptorHeadroom.Reserved)

@@ -45,9 +45,15 @@ namespace NetZeroMQ
                 return true;
             }
 #if !NET
-            catch (TargetInvocationException e) when (e.InnerException is DllNotFoundException or BadImageFormatException)
+            catch (TargetInvocationException e)
             {
-                reason = LoaderReason(e.InnerException!);
+                // Decided here, not in a 'when' filter: src/NetZeroMQ/README.md, "Exception filters".
+                if (!(e.InnerException is DllNotFoundException or BadImageFormatException))
+                {
+                    throw;
+                }
+
+                reason = LoaderReason(e.InnerException);
             }
 #endif
             catch (DllNotFoundException e)

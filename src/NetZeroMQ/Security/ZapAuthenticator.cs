@@ -249,8 +249,14 @@ namespace NetZeroMQ
                     socket.Bind(Endpoint);
                     return;
                 }
-                catch (ZmqException e) when (e.Error == ZmqError.AddressInUse)
+                catch (ZmqException e)
                 {
+                    // Decided here, not in a 'when' filter: src/NetZeroMQ/README.md, "Exception filters".
+                    if (e.Error != ZmqError.AddressInUse)
+                    {
+                        throw;
+                    }
+
                     if (rebind.IsExpired)
                     {
                         throw AlreadyHandled(e);

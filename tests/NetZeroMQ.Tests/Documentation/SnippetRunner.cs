@@ -40,13 +40,9 @@ namespace NetZeroMQ.Tests.Documentation
                             _ => 0,
                         };
                     }
-                    catch (TargetInvocationException e) when (e.InnerException is not null)
-                    {
-                        failure = ExceptionDispatchInfo.Capture(e.InnerException);
-                    }
                     catch (Exception e)
                     {
-                        failure = ExceptionDispatchInfo.Capture(e);
+                        failure = ExceptionDispatchInfo.Capture(e is TargetInvocationException { InnerException: { } inner } ? inner : e);
                     }
                 })
                 { IsBackground = true, Name = "documentation snippet" };

@@ -325,12 +325,22 @@ namespace NetZeroMQ.Tests.OptionLimits
             {
                 return e.Message.Contains(option) ? Refused : "refused without naming " + option + ": " + e.Message;
             }
-            catch (ZmqException e) when (e.Error == ZmqError.InvalidArgument)
+            catch (ZmqException e)
             {
+                if (e.Error != ZmqError.InvalidArgument)
+                {
+                    throw;
+                }
+
                 return e.Option == option ? Refused : "refused by libzmq without naming " + option + ": " + e.Message;
             }
-            catch (NotSupportedException e) when (e.Message.Contains("needs libzmq's draft API"))
+            catch (NotSupportedException e)
             {
+                if (!e.Message.Contains("needs libzmq's draft API"))
+                {
+                    throw;
+                }
+
                 return e.Message.Contains("Socket option " + option) ? DraftMissing : "draft API missing without naming " + option + ": " + e.Message;
             }
         }

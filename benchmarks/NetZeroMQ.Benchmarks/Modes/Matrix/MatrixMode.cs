@@ -243,8 +243,14 @@ public static class MatrixMode
         {
             results = JsonSerializer.Deserialize<MatrixResults>(File.ReadAllText(from));
         }
-        catch (Exception e) when (e is IOException or JsonException or UnauthorizedAccessException)
+        catch (Exception e)
         {
+            // Decided here, not in a 'when' filter: src/NetZeroMQ/README.md, "Exception filters".
+            if (!(e is IOException or JsonException or UnauthorizedAccessException))
+            {
+                throw;
+            }
+
             Console.Error.WriteLine($"error: --from {from}: {e.Message}");
             return 2;
         }

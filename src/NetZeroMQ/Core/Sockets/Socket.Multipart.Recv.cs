@@ -190,8 +190,14 @@ namespace NetZeroMQ
                         frame.Exit();
                     }
                 }
-                catch (ZmqException e) when (received > 0)
+                catch (ZmqException e)
                 {
+                    // Decided here, not in a 'when' filter: src/NetZeroMQ/README.md, "Exception filters".
+                    if (received == 0)
+                    {
+                        throw;
+                    }
+
                     throw new ZmqException(
                         e.Error,
                         e.NativeErrorNumber,

@@ -258,8 +258,14 @@ namespace NetZeroMQ
                     // are sent blocking even by TrySendMultipart: a would-block here must not abandon a half-sent message.
                     frames.Send(this, i, flags, TransferWait.Blocking);
                 }
-                catch (Exception e) when (!(e is ObjectDisposedException && _guard.IsDisposeRequested))
+                catch (Exception e)
                 {
+                    // Decided here, not in a 'when' filter: src/NetZeroMQ/README.md, "Exception filters".
+                    if (e is ObjectDisposedException && _guard.IsDisposeRequested)
+                    {
+                        throw;
+                    }
+
                     throw BreakMultipartSend(i, count, e);
                 }
             }
