@@ -243,7 +243,12 @@ namespace NetZeroMQ.Tests
             Assert.Equal("", error);
             string[] cases = CaseLines(output);
             Assert.Equal(
-                new[] { "CallOverheadBenchmarks.PInvokeTransition()", "CallOverheadBenchmarks.UsageGuardEnterExit()", "CallOverheadBenchmarks.SafeHandleAddRefRelease()" },
+                new[]
+                {
+                    "CallOverheadBenchmarks.PInvokeTransition()", "CallOverheadBenchmarks.UsageGuardEnterExit()",
+                    "CallOverheadBenchmarks.UsageGuardEnterExitChecked()", "CallOverheadBenchmarks.ProcessWideBarrier()",
+                    "CallOverheadBenchmarks.SafeHandleAddRefRelease()",
+                },
                 cases.Select(c => c.Split("  ")[0]).ToArray());
         }
 
