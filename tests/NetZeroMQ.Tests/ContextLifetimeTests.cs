@@ -109,7 +109,7 @@ namespace NetZeroMQ.Tests
             TimeSpan linger = context.DefaultLinger;
             Assert.Equal(lingerMs >= 0 ? TimeSpan.FromMilliseconds(lingerMs) : Context.StandardLinger, linger);
             Socket push = context.CreateSocket(SocketType.Push);
-            push.Connect("tcp://127.0.0.1:" + UnusedTcpPort());
+            push.Connect("tcp://127.0.0.1:" + LoopbackPorts.Unused());
             Assert.True(push.TrySend("nobody will ever read this"));
 
             var elapsed = Stopwatch.StartNew();
@@ -177,9 +177,8 @@ namespace NetZeroMQ.Tests
         /// The listener's end is checked by what only it could hold: for ipc, the socket file libzmq unlinks as it closes the
         /// listener; for tcp, a connect that nothing accepts. (Binding the port again, as this test once did, also fails when
         /// another test's outgoing connection happens to take that port as its ephemeral source port in between.) The tcp
-        /// listener's port lies below the system's ephemeral range, so that neither another test's wildcard bind nor the
-        /// probe's own connect (a loopback connect whose source port equals the destination port connects to itself) can take
-        /// it once it is free: the probe connected once in CI, with the port taken from the ephemeral range.
+        /// listener's port lies below the ephemeral range (<see cref="LoopbackPorts"/>), so that nothing else can answer the
+        /// probe once the listener is gone.
         /// </remarks>
         [Theory]
         [InlineData("recv", "ipc")]
@@ -195,7 +194,7 @@ namespace NetZeroMQ.Tests
                 Context context = Zmq.NewContext();
                 Socket socket = context.CreateSocket(SocketType.Pull);
                 socket.ReceiveTimeout = Timeout.InfiniteTimeSpan;
-                string endpoint = transport == "tcp" ? BindBelowTheEphemeralRange(socket) : Transports.BindAnywhere(socket, transport);
+                string endpoint = transport == "tcp" ? LoopbackPorts.Bind(socket) : Transports.BindAnywhere(socket, transport);
                 using var poller = new Poller();
                 poller.Add(socket, PollEvents.In);
                 System.Threading.Tasks.Task<string>? pending = call == "async" ? socket.RecvStringAsync().AsTask() : null;
@@ -252,43 +251,6 @@ namespace NetZeroMQ.Tests
             {
                 return false;
             }
-        }
-
-        /// <summary>
-        /// Binds <paramref name="socket"/> to a free loopback port below the ephemeral range (Linux: ip_local_port_range; else
-        /// the IANA range from 49152), where the system hands out no port by itself; returns the endpoint.
-        /// </summary>
-        private static string BindBelowTheEphemeralRange(Socket socket)
-        {
-            const string RangeFile = "/proc/sys/net/ipv4/ip_local_port_range";
-            int ephemeralStart = System.IO.File.Exists(RangeFile)
-                ? int.Parse(System.IO.File.ReadAllText(RangeFile).Split(new[] { ' ', '\t' }, StringSplitOptions.RemoveEmptyEntries)[0], System.Globalization.CultureInfo.InvariantCulture)
-                : 49152;
-            int low = Math.Min(20000, ephemeralStart / 2);
-            for (int attempt = 0; attempt < 100; attempt++)
-            {
-                string endpoint = "tcp://127.0.0.1:" + Random.Shared.Next(low, ephemeralStart);
-                try
-                {
-                    socket.Bind(endpoint);
-                    return endpoint;
-                }
-                catch (ZmqException e) when (e.Error == ZmqError.AddressInUse)
-                {
-                }
-            }
-
-            throw new InvalidOperationException("no free loopback port below " + ephemeralStart + " in 100 attempts");
-        }
-
-        /// <summary>A loopback port with nothing listening (taken from the OS, then closed).</summary>
-        internal static int UnusedTcpPort()
-        {
-            var listener = new TcpListener(IPAddress.Loopback, 0);
-            listener.Start();
-            int port = ((IPEndPoint)listener.LocalEndpoint).Port;
-            listener.Stop();
-            return port;
         }
     }
 }

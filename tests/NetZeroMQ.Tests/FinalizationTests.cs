@@ -28,7 +28,7 @@ namespace NetZeroMQ.Tests
         public void Finalizers_AbandonedContextsWithUnsentMessagesAndInfiniteLinger_CompleteAndTerminateContexts()
         {
             int reapersBefore = CountLibzmqReaperThreads();
-            int port = ContextLifetimeTests.UnusedTcpPort();
+            int port = LoopbackPorts.Unused();
             WeakReference[] abandoned = Enumerable.Range(0, 4).Select(_ => Abandon(port)).ToArray();
             // A libzmq thread names itself once it runs, so give the new ones a moment. (Other tests' contexts may still be
             // finishing their termination, so only a lower bound holds here.)
@@ -71,7 +71,7 @@ namespace NetZeroMQ.Tests
         {
             var context = new Context { DefaultLinger = Timeout.InfiniteTimeSpan };
             string endpoint = Transports.BindEndpoint("inproc");
-            AbandonSocket(context, endpoint, ContextLifetimeTests.UnusedTcpPort());
+            AbandonSocket(context, endpoint, LoopbackPorts.Unused());
 
             BlockingCall collect = BlockingCall.Start(() =>
             {

@@ -39,7 +39,7 @@ namespace NetZeroMQ.Tests.Reliability
         internal static int Child(string[] args)
         {
             int contexts = int.Parse(args[0], CultureInfo.InvariantCulture);
-            int unreachable = ContextLifetimeTests.UnusedTcpPort();
+            int unreachable = LoopbackPorts.Unused();
             var live = new Context { DefaultLinger = Timeout.InfiniteTimeSpan };
             for (int i = 0; i < contexts; i++)
             {

@@ -43,7 +43,7 @@ while True:
 
         private void KillAndRestart(int restarts)
         {
-            int port = ContextLifetimeTests.UnusedTcpPort();
+            int port = LoopbackPorts.Unused();
             string endpoint = "tcp://127.0.0.1:" + port;
             using Context context = Zmq.NewContext();
             using Socket dealer = Zmq.NewSocket(context, SocketType.Dealer);
