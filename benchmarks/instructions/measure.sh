@@ -8,6 +8,8 @@
 # managed code, the P/Invoke transitions, the runtime's helpers), which is what the binding can change. PROFILE=DIR also
 # writes, per path and build, each function's own cost per message (callgrind_annotate --inclusive=no) to DIR/PATH-BUILD.txt
 # (BUILD: before = the revision, after = the working tree): where the instructions go.
+# Budgets: after the table, each path's working-tree count outside libzmq and libc is checked against its budget in
+# budgets.txt (next to this script); the script exits 1, naming the path, when a count exceeds its budget.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -18,6 +20,10 @@ profile="${PROFILE:-}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rid="linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')"
+
+# shellcheck source=benchmarks/instructions/budget.sh
+. "$here/budget.sh"
+budgets="$here/budgets.txt"
 
 command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)" >&2; exit 2; }
 [ -z "$profile" ] || mkdir -p "$profile"
@@ -65,6 +71,8 @@ publish before "$work/revision/src/NetZeroMQ/NetZeroMQ.csproj"
 publish after "$repo/src/NetZeroMQ/NetZeroMQ.csproj"
 printf '| path (Ir per message, send + receive) | %s whole | %s outside libzmq+libc | working tree whole | working tree outside libzmq+libc | difference whole | difference outside |\n' "$revision" "$revision"
 printf '|---|---:|---:|---:|---:|---:|---:|\n'
+over=0
+verdicts=()
 for mode in span message; do
     per=()
     for build in before after; do
@@ -79,4 +87,13 @@ for mode in span message; do
     done
     printf '| %s | %d | %d | %d | %d | %+d | %+d |\n' "$mode" "${per[0]}" "${per[1]}" "${per[2]}" "${per[3]}" \
         "$((per[2] - per[0]))" "$((per[3] - per[1]))"
+    # The working tree's count outside libzmq and libc is what the budget bounds.
+    verdict=$(check_budget "$budgets" "$mode" "${per[3]}") || over=1
+    verdicts+=("$verdict")
 done
+printf '\n'
+printf '%s\n' "${verdicts[@]}"
+if [ "$over" -ne 0 ]; then
+    echo "measure.sh: FAILED, a path exceeds its instruction budget or has none (benchmarks/instructions/budgets.txt)" >&2
+    exit 1
+fi

@@ -55,7 +55,7 @@ namespace NetZeroMQ
 
         /// <summary>A deadline <paramref name="timeoutMilliseconds"/> from now (-1: none, 0: already passed).</summary>
         /// <param name="timeoutMilliseconds">The timeout; -1 or more (callers validate user input before).</param>
-        [MethodImpl(MethodImplOptions.AggressiveInlining)] // on every wait of a blocking call: callgrind counted ~17 instructions for the call
+        [MethodImpl(MethodImplOptions.AggressiveInlining)] // on every wait of a blocking call: as a call it would not fit the instruction budgets (benchmarks/instructions/budgets.txt)
         internal static Deadline After(int timeoutMilliseconds)
         {
             Debug.Assert(timeoutMilliseconds >= Milliseconds.Infinite, "callers validate timeouts before any wait begins");

@@ -10,10 +10,10 @@ namespace NetZeroMQ
     /// owner at once, by the same release path (exactly once, never throwing), so the caller's contract is unchanged.
     /// </summary>
     /// <remarks>
-    /// The default, 1 KiB, comes from <c>ZeroCopyBenchmarks</c> on the development machine (2 vCPU, libzmq 4.3.4, .NET 10):
-    /// zero-copy cost about 195 ns per message over inproc whatever the size, against 123 ns for copying 64 B and 270 ns for
-    /// 1 KiB; over tcp copying still won at 1 KiB (1.04 µs against 1.08 µs) and lost from 8 KiB on. pyzmq makes the same trade
-    /// with a 64 KiB threshold of its own. Set 0 to hand every buffer to libzmq.
+    /// The default, 1 KiB, comes from <c>ZeroCopyBenchmarks</c>: zero-copy costs the same per message whatever the size,
+    /// which over inproc is more than copying 64 B and less than copying 1 KiB, while over tcp copying still won at 1 KiB and
+    /// lost from 8 KiB on (the figures: docs/performance.md, "Zero-copy"). pyzmq makes the same trade with a 64 KiB threshold
+    /// of its own. Set 0 to hand every buffer to libzmq.
     /// </remarks>
     public static class ZeroCopyPolicy
     {

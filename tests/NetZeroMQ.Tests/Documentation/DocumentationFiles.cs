@@ -1,13 +1,13 @@
 using System;
 using System.Collections.Generic;
+using System.Diagnostics;
 using System.IO;
 using System.Linq;
-using System.Xml.Linq;
 using NetZeroMQ.Tests.TestUtilities;
 
 namespace NetZeroMQ.Tests.Documentation
 {
-    /// <summary>The markdown files of the repository, and which of them the NuGet package carries as its readme.</summary>
+    /// <summary>The markdown files of the repository, and the readme the NuGet package carries (made from README.md).</summary>
     public static class DocumentationFiles
     {
         // Build output, packages and tool folders: none of it is documentation written here.
@@ -16,8 +16,16 @@ namespace NetZeroMQ.Tests.Documentation
             "bin", "obj", "artifacts", "TestResults", "BenchmarkDotNet.Artifacts", "node_modules",
         };
 
-        /// <summary>The library project, whose PackageReadmeFile names the package page's readme.</summary>
+        private static readonly Lazy<MarkdownFile> s_packageReadme = new(GeneratePackageReadme);
+
+        /// <summary>The library project, whose PackageReadme target writes the package page's readme.</summary>
         public static string LibraryProject { get; } = Path.Combine(Repository.Root, "src", "NetZeroMQ", "NetZeroMQ.csproj");
+
+        /// <summary>The markers of README.md's parts that the package readme is made of (CONTRIBUTING.md, "Packing and publishing").</summary>
+        public const string PackageRegionBegin = "<!-- package: begin -->";
+
+        /// <summary>The line that ends a part of README.md the package readme takes.</summary>
+        public const string PackageRegionEnd = "<!-- package: end -->";
 
         /// <summary>Every markdown file of the repository outside build output and dot-folders, sorted by relative path.</summary>
         public static IReadOnlyList<MarkdownFile> All { get; } = Find(Repository.Root)
@@ -25,8 +33,11 @@ namespace NetZeroMQ.Tests.Documentation
             .OrderBy(file => file.RelativePath, StringComparer.Ordinal)
             .ToList();
 
-        /// <summary>The file that <c>dotnet pack</c> puts into the package as its readme, read from the library project.</summary>
-        public static MarkdownFile PackageReadme { get; } = MarkdownFile.Load(FindPackageReadme(), Repository.Root);
+        /// <summary>
+        /// The readme <c>dotnet pack</c> puts into the package, made by the library project's own PackageReadme target (run once,
+        /// into this test run's output folder), so that what is checked is what is packed.
+        /// </summary>
+        public static MarkdownFile PackageReadme => s_packageReadme.Value;
 
         /// <summary>A file of <see cref="All"/> by its relative path.</summary>
         public static MarkdownFile Get(string relativePath) =>
@@ -55,47 +66,64 @@ namespace NetZeroMQ.Tests.Documentation
             }
         }
 
-        /// <summary>
-        /// Follows the project the way NuGet's pack does: PackageReadmeFile is a path inside the package, and the packed item
-        /// whose PackagePath (a folder, or a full file path when it has the file's extension) lands there is the source file.
-        /// </summary>
-        private static string FindPackageReadme()
+        /// <summary>The lines of README.md between each begin and end marker line, in order: the rule the target follows.</summary>
+        public static string PackageRegionsOf(string readme)
         {
-            XDocument project = XDocument.Load(LibraryProject);
-            string? readme = project.Descendants("PackageReadmeFile").SingleOrDefault()?.Value.Trim();
-            if (string.IsNullOrEmpty(readme))
+            var text = new System.Text.StringBuilder();
+            bool inside = false;
+            foreach (string line in readme.Replace("\r\n", "\n").Split('\n'))
             {
-                throw new InvalidOperationException("NetZeroMQ.csproj sets no PackageReadmeFile");
-            }
-
-            string projectFolder = Path.GetDirectoryName(LibraryProject)!;
-            var sources = new List<string>();
-            foreach (XElement item in project.Descendants().Where(e => (string?)e.Attribute("Pack") == "true"))
-            {
-                // Without a PackagePath an item goes to content/, never to where the readme is looked for.
-                string? include = (string?)item.Attribute("Include");
-                string? packagePath = ((string?)item.Attribute("PackagePath"))?.Replace('\\', '/').Trim('/');
-                if (include is null || packagePath is null)
+                if (line == PackageRegionEnd)
                 {
-                    continue;
+                    inside = false;
                 }
-
-                string packed = Path.GetExtension(packagePath).Equals(Path.GetExtension(include), StringComparison.OrdinalIgnoreCase)
-                    ? packagePath
-                    : (packagePath.Length == 0 ? "" : packagePath + "/") + Path.GetFileName(include);
-                if (packed == readme.Replace('\\', '/').Trim('/'))
+                else if (line == PackageRegionBegin)
                 {
-                    sources.Add(Path.GetFullPath(Path.Combine(projectFolder, include)));
+                    inside = true;
+                }
+                else if (inside)
+                {
+                    text.Append(line).Append('\n');
                 }
             }
 
-            if (sources.Count != 1 || !File.Exists(sources[0]))
+            return text.ToString().TrimEnd() + "\n";
+        }
+
+        private static MarkdownFile GeneratePackageReadme()
+        {
+            string output = Path.Combine(AppContext.BaseDirectory, "package-readme", "README.md");
+            if (File.Exists(output))
             {
-                throw new InvalidOperationException("NetZeroMQ.csproj should pack exactly one existing file as " + readme + ", found: "
-                    + string.Join(", ", sources));
+                File.Delete(output); // a file left by an earlier run must not pass for this one's
+            }
+            var start = new ProcessStartInfo("dotnet")
+            {
+                RedirectStandardOutput = true,
+                RedirectStandardError = true,
+                UseShellExecute = false,
+                WorkingDirectory = Path.GetDirectoryName(LibraryProject)!,
+            };
+            foreach (string argument in new[] { "msbuild", LibraryProject, "-t:PackageReadme", "-p:PackageReadmeOutput=" + output, "-nologo", "-v:m", "-nodeReuse:false" })
+            {
+                start.ArgumentList.Add(argument);
             }
 
-            return sources[0];
+            using Process msbuild = Process.Start(start)!;
+            var error = msbuild.StandardError.ReadToEndAsync();
+            string log = msbuild.StandardOutput.ReadToEnd();
+            if (!msbuild.WaitForExit((int)TimeSpan.FromMinutes(2).TotalMilliseconds))
+            {
+                msbuild.Kill(entireProcessTree: true);
+                throw new TimeoutException("dotnet msbuild -t:PackageReadme did not end within 2 minutes");
+            }
+
+            if (msbuild.ExitCode != 0 || !File.Exists(output))
+            {
+                throw new InvalidOperationException("dotnet msbuild -t:PackageReadme failed (exit code " + msbuild.ExitCode + "):\n" + log + error.Result);
+            }
+
+            return MarkdownFile.Load(output, "README.md (package regions)", File.ReadAllText(output));
         }
     }
 }

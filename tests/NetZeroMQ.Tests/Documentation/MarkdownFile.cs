@@ -55,9 +55,13 @@ namespace NetZeroMQ.Tests.Documentation
         public IReadOnlySet<string> Anchors { get; }
 
         /// <summary>Reads and parses <paramref name="path"/>; <paramref name="root"/> only shapes <see cref="RelativePath"/>.</summary>
-        public static MarkdownFile Load(string path, string root)
+        public static MarkdownFile Load(string path, string root) =>
+            Load(path, System.IO.Path.GetRelativePath(root, path).Replace('\\', '/'), File.ReadAllText(path));
+
+        /// <summary>Parses <paramref name="text"/>, the content of <paramref name="path"/>, named <paramref name="relativePath"/> in messages.</summary>
+        public static MarkdownFile Load(string path, string relativePath, string text)
         {
-            string[] lines = File.ReadAllText(path).Replace("\r\n", "\n").Split('\n');
+            string[] lines = text.Replace("\r\n", "\n").Split('\n');
             var blocks = new List<MarkdownCodeBlock>();
             var links = new List<MarkdownLink>();
             var anchors = new HashSet<string>(StringComparer.Ordinal);
@@ -96,8 +100,7 @@ namespace NetZeroMQ.Tests.Documentation
                 }
             }
 
-            string relative = System.IO.Path.GetRelativePath(root, path).Replace('\\', '/');
-            return new MarkdownFile(path, relative, blocks, links, anchors);
+            return new MarkdownFile(path, relativePath, blocks, links, anchors);
         }
 
         /// <summary>GitHub's heading anchor: lower case, punctuation other than '-' and '_' dropped, spaces to '-'.</summary>

@@ -7,7 +7,7 @@ namespace NetZeroMQ.Tests.Security
     /// <summary>
     /// Pins what libzmq itself does with ZAP for each mechanism, ZAP domain, ZapEnforceDomain and handler (none, allowing,
     /// denying), set through the raw options. This table is why <see cref="SocketSecurityExtensions"/> sets an enforced,
-    /// non-empty domain; it is the measured table in the README's Security section. If a libzmq release changes a row, this
+    /// non-empty domain; it is the measured table in docs/security.md. If a libzmq release changes a row, this
     /// test says which.
     /// </summary>
     public class LibzmqZapBehaviourTests

@@ -210,8 +210,8 @@ namespace NetZeroMQ
             }
 
             // A small content that is not this message's own: nothing from here to Exit throws, so the guard is held without
-            // a try/finally and the whole call is inlined into the caller (as a call of its own it cost the reused-message loop
-            // 25 instructions per message more, callgrind). An allocation failure is thrown after Exit.
+            // a try/finally and the whole call is inlined into the caller (as a call of its own it would not fit the Message
+            // path's instruction budget, benchmarks/instructions/budgets.txt). An allocation failure is thrown after Exit.
             CloseUnlessPlainEmpty(msg);
             int errno = TryInitSizeUnguarded(data.Length);
             if (errno == 0)
@@ -351,7 +351,8 @@ namespace NetZeroMQ
         internal void Exit()
         {
             // A message's guard is never in shared mode (only thread-safe sockets are), so the plain exit is the whole exit:
-            // that saves the shared-mode test, 2 instructions per exit and 3 exits per reused message (callgrind).
+            // that saves the shared-mode test on each of a reused message's exits (the Message path's instruction budget,
+            // benchmarks/instructions/budgets.txt).
             if (_guard.ExitPlain())
             {
                 ReleaseNative();
@@ -460,8 +461,8 @@ namespace NetZeroMQ
         /// <summary>
         /// Gives the message a content of <paramref name="size"/> bytes (not cleared); it holds nothing when called. Returns 0,
         /// or libzmq's errno when the content could not be allocated: the message is then empty (plain, initialised) and the
-        /// caller throws <see cref="ThrowInitFailed"/>. Inlined (the failure is out of line): as a call of its own it cost
-        /// Rebuild 20 instructions (callgrind).
+        /// caller throws <see cref="ThrowInitFailed"/>. Inlined (the failure is out of line): as a call of its own it would not
+        /// fit Rebuild into the Message path's instruction budget (benchmarks/instructions/budgets.txt).
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private int TryInitSizeUnguarded(int size)

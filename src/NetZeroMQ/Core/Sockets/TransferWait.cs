@@ -25,7 +25,8 @@ namespace NetZeroMQ
         /// <summary>Wait up to the socket's timeout option and throw <see cref="ZmqError.TryAgain"/> when it passes.</summary>
         internal static TransferWait Blocking
         {
-            // Inlined: NativeAOT left it a call, which cost each blocking span receive 3 instructions plus the spills around it.
+            // Inlined: NativeAOT left it a call, whose instructions and spills on each blocking span receive the span path's
+            // instruction budget (benchmarks/instructions/budgets.txt) has no room for.
             [MethodImpl(MethodImplOptions.AggressiveInlining)]
             get => new TransferWait(SocketTimeout, default);
         }

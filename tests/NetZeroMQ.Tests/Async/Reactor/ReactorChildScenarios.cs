@@ -54,7 +54,7 @@ namespace NetZeroMQ.Tests.Async.Reactor
                 Console.WriteLine("received=" + (received.Wait(TestTimeouts.Expected) ? received.Result : "nothing"));
                 Console.WriteLine("kind=" + NetZeroMQ.Reactor.Current?.Kind);
 
-                // What starting the reactor took (the README's descriptor table); Linux only, -1 elsewhere.
+                // What starting the reactor took (the descriptor table of docs/file-descriptors.md); Linux only, -1 elsewhere.
                 Console.WriteLine("reactor_descriptors=" + (before < 0 ? -1 : started - before));
             }
             catch (Exception e)
