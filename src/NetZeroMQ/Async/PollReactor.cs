@@ -82,7 +82,7 @@ namespace NetZeroMQ
             try
             {
                 // inproc needs no I/O thread, and one fewer thread and descriptor set per process.
-                Check(Interop.Zmq.zmq_ctx_set(context, (int)ContextOption.IOThreads, 0), "zmq_ctx_set");
+                Check(Interop.Zmq.zmq_ctx_set(context, ContextOptions.IOThreads.Id, 0), "zmq_ctx_set");
                 receiver = Interop.Zmq.zmq_socket(context, (int)SocketType.Pair);
                 Check(receiver == 0 ? -1 : 0, Operation);
                 sender = Interop.Zmq.zmq_socket(context, (int)SocketType.Pair);
