@@ -79,6 +79,43 @@ namespace NetZeroMQ.Tests
         }
 
         [Fact]
+        public void ContextOptions_Keys_HaveTheAccessOfTheirOption()
+        {
+            Assert.Equal(OptionAccess.Read, ContextOptions.SocketLimit.Access);
+            Assert.Equal(OptionAccess.Read, ContextOptions.MessageStructSize.Access);
+            Assert.Equal(OptionAccess.Write, ContextOptions.ThreadAffinityCpuAdd.Access);
+            Assert.Equal(OptionAccess.Write, ContextOptions.ThreadAffinityCpuRemove.Access);
+            Assert.Equal(OptionAccess.ReadWrite, ContextOptions.IOThreads.Access);
+            Assert.Equal(OptionAccess.ReadWrite, ContextOptions.Blocky.Access);
+            Assert.Equal(1, ContextOptions.IOThreads.Id);
+            Assert.Equal(nameof(ContextOptions.MaxSockets), ContextOptions.MaxSockets.Name);
+            Assert.Equal(ContextOptions.MaxSockets, ContextOptions.CustomInt32(2, "other name"));
+        }
+
+        [Fact]
+        public void ContextGetSetOption_NullKey_ThrowsArgumentNull()
+        {
+            using var context = new Context();
+
+            Assert.Equal("option", Assert.Throws<ArgumentNullException>(() => context.GetOption((ContextOption<int>)null!)).ParamName);
+            Assert.Equal("option", Assert.Throws<ArgumentNullException>(() => context.GetOption((ContextOption<bool>)null!)).ParamName);
+            Assert.Equal("option", Assert.Throws<ArgumentNullException>(() => context.SetOption((ContextOption<int>)null!, 1)).ParamName);
+            Assert.Equal("option", Assert.Throws<ArgumentNullException>(() => context.SetOption((ContextOption<bool>)null!, true)).ParamName);
+        }
+
+        [Fact]
+        public void ContextSetOption_CustomKeyOfAListedNumber_GetsTheListedOptionsChecks()
+        {
+            using var context = new Context();
+            ContextOption<int> maxSockets = ContextOptions.CustomInt32(2, "MyMaxSockets");
+
+            context.SetOption(maxSockets, 100);
+            Assert.Equal(100, context.MaxSockets);
+            Assert.Throws<ArgumentOutOfRangeException>(() => context.SetOption(maxSockets, context.SocketLimit + 1));
+            Assert.Throws<InvalidOperationException>(() => context.GetOption(ContextOptions.CustomInt32(2, "WriteOnly", OptionAccess.Write)));
+        }
+
+        [Fact]
         public void ContextSetOption_ReadOnly_ThrowsInvalidOperation()
         {
             using var context = new Context();

@@ -198,29 +198,6 @@ namespace NetZeroMQ
 
         private protected override void OnStopped() => Monitor.PulseAll(_lock);
 
-        /// <summary>
-        /// For the tests of a persistent wait failure, which nothing outside can cause here: points the wake-up item at memory
-        /// that is no libzmq socket, so every further <c>zmq_poll</c> fails (ENOTSOCK), and wakes the reactor to meet it. Costs
-        /// nothing unless called; the memory is left for the stopped reactor.
-        /// </summary>
-        internal void BreakWaitForTests()
-        {
-            lock (_lock)
-            {
-                nint notASocket = (nint)NativeMemory.AllocZeroed(64 * 1024);
-                if (s_windows)
-                {
-                    ((Interop.Zmq.PollItemWindows*)_items)[0].Socket = notASocket;
-                }
-                else
-                {
-                    ((Interop.Zmq.PollItemPosix*)_items)[0].Socket = notASocket;
-                }
-
-                Wake();
-            }
-        }
-
         /// <summary>Under the lock: makes sure the reactor leaves zmq_poll soon; null, or why it could not.</summary>
         private Exception? Wake()
         {

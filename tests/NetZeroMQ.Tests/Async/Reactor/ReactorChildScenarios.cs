@@ -129,7 +129,7 @@ namespace NetZeroMQ.Tests.Async.Reactor
             if (reactor is EpollReactor epoll)
             {
                 // The thread in epoll_wait keeps the set alive until it returns; every other epoll call fails from now on.
-                Interop.Libc.close(epoll.EpollDescriptor);
+                Interop.Libc.close(epoll.EpollDescriptor());
                 Console.WriteLine("arm_failure=" + Outcome(d.Pull.RecvStringAsync().AsTask()));
                 Console.WriteLine("register_failure=" + Outcome(c.Pull.RecvStringAsync().AsTask()));
                 Console.WriteLine("registered_unchanged=" + (reactor.RegisteredCount == registered));
@@ -138,7 +138,7 @@ namespace NetZeroMQ.Tests.Async.Reactor
             }
             else
             {
-                ((PollReactor)reactor).BreakWaitForTests();
+                ((PollReactor)reactor).BreakWait();
             }
 
             Console.WriteLine("pending_at_stop=" + Outcome(pendingB));
