@@ -22,7 +22,9 @@ if (!DraftApi.IsAvailable)
 {
     Console.Error.WriteLine(
         $"ClientServer needs libzmq's draft API (CLIENT and SERVER sockets); the loaded libzmq {Libzmq.Version} " +
-        $"('{Libzmq.LoadedFrom}') has none. Exit code {NoDraftApi}: not run.");
+        $"('{Libzmq.LoadedFrom}') has none. To run it, set NETZEROMQ_LIBZMQ to the path of a draft-enabled libzmq, such as " +
+        "NetZeroMQ.Native's, which `./build.sh native` builds into artifacts/native/runtimes/linux-x64/native/libzmq.so " +
+        $"(`./build.sh samples` runs the draft samples against the library in NETZEROMQ_DRAFT_LIBZMQ). Exit code {NoDraftApi}: not run.");
     return NoDraftApi;
 }
 

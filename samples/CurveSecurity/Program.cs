@@ -54,8 +54,8 @@ using (var unknown = new Socket(context, SocketType.Req))
     Console.WriteLine("monitor: " + rejected);
     server.ReceiveTimeout = TimeSpan.FromMilliseconds(200);
     bool leaked = server.TryRecvString(out _);
-    Console.WriteLine("unknown client rejected: " + (rejected.Kind == MonitorEventKind.HandshakeFailedAuth && rejected.ZapStatusCode == 400 && !leaked));
-    if (rejected.Kind != MonitorEventKind.HandshakeFailedAuth || leaked)
+    Console.WriteLine("unknown client rejected: " + (rejected.Kind == MonitorEvents.HandshakeFailedAuth && rejected.ZapStatusCode == 400 && !leaked));
+    if (rejected.Kind != MonitorEvents.HandshakeFailedAuth || leaked)
     {
         return 1;
     }

@@ -33,7 +33,7 @@ while (DateTime.UtcNow < deadline)
     }
 
     Console.WriteLine($"event: {e.Kind} on {e.Endpoint}");
-    if (e.Kind == MonitorEventKind.Disconnected)
+    if (e.Kind == MonitorEvents.Disconnected)
     {
         break;
     }

@@ -18,7 +18,9 @@ const int NoDraftApi = 77;
 if (!DraftApi.IsAvailable)
 {
     Console.WriteLine($"RadioDish needs libzmq's draft API; the loaded libzmq {Libzmq.Version} ('{Libzmq.LoadedFrom}') lacks it. " +
-        "Set NETZEROMQ_LIBZMQ to a libzmq built with the draft API (./build.sh native builds one). Exit code " + NoDraftApi + ".");
+        "To run it, set NETZEROMQ_LIBZMQ to the path of a draft-enabled libzmq, such as NetZeroMQ.Native's, which " +
+        "`./build.sh native` builds into artifacts/native/runtimes/linux-x64/native/libzmq.so (`./build.sh samples` runs the " +
+        "draft samples against the library in NETZEROMQ_DRAFT_LIBZMQ). Exit code " + NoDraftApi + ": not run.");
     return NoDraftApi;
 }
 

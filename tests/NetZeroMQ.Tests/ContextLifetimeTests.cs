@@ -24,7 +24,7 @@ namespace NetZeroMQ.Tests
             var calls = new BlockingCall[threads];
             for (int i = 0; i < threads; i++)
             {
-                Socket socket = context.CreateSocket(i % 2 == 0 ? SocketType.Pull : SocketType.Sub);
+                Socket socket = new Socket(context, i % 2 == 0 ? SocketType.Pull : SocketType.Sub);
                 socket.ReceiveTimeout = Timeout.InfiniteTimeSpan;
                 socket.Bind(Transports.BindEndpoint("inproc"));
                 sockets[i] = socket;
@@ -47,7 +47,7 @@ namespace NetZeroMQ.Tests
             // Shutdown frees nothing: the sockets are still open, but any use now says ContextTerminated.
             Assert.False(sockets[0].IsDisposed);
             Assert.Equal(ZmqError.ContextTerminated, Assert.Throws<ZmqException>(() => sockets[0].Recv(new byte[1])).Error);
-            var create = Assert.Throws<ZmqException>(() => context.CreateSocket(SocketType.Pair));
+            var create = Assert.Throws<ZmqException>(() => new Socket(context, SocketType.Pair));
             Assert.True(create.Error == ZmqError.ContextTerminated, create.ToString());
         }
 
@@ -64,7 +64,7 @@ namespace NetZeroMQ.Tests
             Assert.True(context.IsShutdown);
             Assert.False(context.IsDisposed);
             Assert.Equal(TimeSpan.Zero, context.DefaultLinger);
-            Assert.Equal(ZmqError.ContextTerminated, Assert.Throws<ZmqException>(() => context.CreateSocket(SocketType.Pair)).Error);
+            Assert.Equal(ZmqError.ContextTerminated, Assert.Throws<ZmqException>(() => new Socket(context, SocketType.Pair)).Error);
 
             context.Dispose();
             Assert.True(context.IsShutdown);
@@ -81,7 +81,7 @@ namespace NetZeroMQ.Tests
         public void Dispose_WithSocketsStillOpen_DisposesThemAndReturns()
         {
             Context context = Zmq.NewContext();
-            var sockets = Enumerable.Range(0, 5).Select(_ => context.CreateSocket(SocketType.Dealer)).ToArray();
+            var sockets = Enumerable.Range(0, 5).Select(_ => new Socket(context, SocketType.Dealer)).ToArray();
             string endpoint = Transports.BindAnywhere(sockets[0], "tcp");
             sockets[1].Connect(endpoint);
             sockets[1].Send("pending");
@@ -108,7 +108,7 @@ namespace NetZeroMQ.Tests
 
             TimeSpan linger = context.DefaultLinger;
             Assert.Equal(lingerMs >= 0 ? TimeSpan.FromMilliseconds(lingerMs) : Context.StandardLinger, linger);
-            Socket push = context.CreateSocket(SocketType.Push);
+            Socket push = new Socket(context, SocketType.Push);
             push.Connect("tcp://127.0.0.1:" + LoopbackPorts.Unused());
             Assert.True(push.TrySend("nobody will ever read this"));
 
@@ -136,7 +136,7 @@ namespace NetZeroMQ.Tests
             for (int round = 0; round < 20; round++)
             {
                 Context context = Zmq.NewContext();
-                Socket socket = context.CreateSocket(SocketType.Pull);
+                Socket socket = new Socket(context, SocketType.Pull);
                 socket.ReceiveTimeout = Timeout.InfiniteTimeSpan;
                 socket.Bind(Transports.BindEndpoint("tcp"));
                 using var message = new Message();
@@ -192,7 +192,7 @@ namespace NetZeroMQ.Tests
             for (int round = 0; round < 10; round++)
             {
                 Context context = Zmq.NewContext();
-                Socket socket = context.CreateSocket(SocketType.Pull);
+                Socket socket = new Socket(context, SocketType.Pull);
                 socket.ReceiveTimeout = Timeout.InfiniteTimeSpan;
                 string endpoint = transport == "tcp" ? LoopbackPorts.Bind(socket) : Transports.BindAnywhere(socket, transport);
                 using var poller = new Poller();

@@ -23,22 +23,22 @@ namespace NetZeroMQ.Tests
             context.MaxSockets = 512;
             context.MaxMessageSize = 1 << 20;
             context.IPv6 = true;
-            context.SetOption(ContextOption.ThreadNamePrefix, 7);
-            context.SetOption(ContextOption.ZeroCopyReceive, 0);
-            context.SetOption(ContextOption.Blocky, 0);
-            context.SetOption(ContextOption.ThreadSchedulingPolicy, 0);
+            context.SetOption(ContextOptions.ThreadNamePrefix, 7);
+            context.SetOption(ContextOptions.ZeroCopyReceive, false);
+            context.SetOption(ContextOptions.Blocky, false);
+            context.SetOption(ContextOptions.ThreadSchedulingPolicy, 0);
 
             Assert.Equal(2, context.IOThreads);
-            Assert.Equal(2, context.GetOption(ContextOption.IOThreads));
+            Assert.Equal(2, context.GetOption(ContextOptions.IOThreads));
             Assert.Equal(512, context.MaxSockets);
             Assert.Equal(1 << 20, context.MaxMessageSize);
-            Assert.Equal(1 << 20, context.GetOption(ContextOption.MaxMessageSize));
+            Assert.Equal(1 << 20, context.GetOption(ContextOptions.MaxMessageSize));
             Assert.True(context.IPv6);
-            Assert.Equal(1, context.GetOption(ContextOption.IPv6));
-            Assert.Equal(7, context.GetOption(ContextOption.ThreadNamePrefix));
-            Assert.Equal(0, context.GetOption(ContextOption.ZeroCopyReceive));
-            Assert.Equal(0, context.GetOption(ContextOption.Blocky));
-            Assert.Equal(0, context.GetOption(ContextOption.ThreadSchedulingPolicy));
+            Assert.True(context.GetOption(ContextOptions.IPv6));
+            Assert.Equal(7, context.GetOption(ContextOptions.ThreadNamePrefix));
+            Assert.False(context.GetOption(ContextOptions.ZeroCopyReceive));
+            Assert.False(context.GetOption(ContextOptions.Blocky));
+            Assert.Equal(0, context.GetOption(ContextOptions.ThreadSchedulingPolicy));
         }
 
         [Fact]
@@ -50,9 +50,9 @@ namespace NetZeroMQ.Tests
             Assert.Equal(1023, context.MaxSockets);
             Assert.Equal(int.MaxValue, context.MaxMessageSize);
             Assert.False(context.IPv6);
-            Assert.Equal(64, context.GetOption(ContextOption.MessageStructSize));
+            Assert.Equal(64, context.GetOption(ContextOptions.MessageStructSize));
             Assert.True(context.SocketLimit >= context.MaxSockets);
-            Assert.Equal(-1, context.GetOption(ContextOption.ThreadSchedulingPolicy));
+            Assert.Equal(-1, context.GetOption(ContextOptions.ThreadSchedulingPolicy));
         }
 
         [Fact]
@@ -65,15 +65,54 @@ namespace NetZeroMQ.Tests
         }
 
         [Theory]
-        [InlineData(ContextOption.ThreadAffinityCpuAdd)]
-        [InlineData(ContextOption.ThreadAffinityCpuRemove)]
-        public void ContextGetOption_WriteOnly_ThrowsInvalidOperation(ContextOption option)
+        [InlineData(nameof(ContextOptions.ThreadAffinityCpuAdd))]
+        [InlineData(nameof(ContextOptions.ThreadAffinityCpuRemove))]
+        public void ContextGetOption_WriteOnly_ThrowsInvalidOperation(string name)
+        {
+            using var context = new Context();
+            var option = (ContextOption<int>)typeof(ContextOptions).GetField(name)!.GetValue(null)!;
+
+            Assert.Equal(OptionAccess.Write, option.Access);
+            var e = Assert.Throws<InvalidOperationException>(() => context.GetOption(option));
+
+            Assert.Contains(name, e.Message);
+        }
+
+        [Fact]
+        public void ContextOptions_Keys_HaveTheAccessOfTheirOption()
+        {
+            Assert.Equal(OptionAccess.Read, ContextOptions.SocketLimit.Access);
+            Assert.Equal(OptionAccess.Read, ContextOptions.MessageStructSize.Access);
+            Assert.Equal(OptionAccess.Write, ContextOptions.ThreadAffinityCpuAdd.Access);
+            Assert.Equal(OptionAccess.Write, ContextOptions.ThreadAffinityCpuRemove.Access);
+            Assert.Equal(OptionAccess.ReadWrite, ContextOptions.IOThreads.Access);
+            Assert.Equal(OptionAccess.ReadWrite, ContextOptions.Blocky.Access);
+            Assert.Equal(1, ContextOptions.IOThreads.Id);
+            Assert.Equal(nameof(ContextOptions.MaxSockets), ContextOptions.MaxSockets.Name);
+            Assert.Equal(ContextOptions.MaxSockets, ContextOptions.CustomInt32(2, "other name"));
+        }
+
+        [Fact]
+        public void ContextGetSetOption_NullKey_ThrowsArgumentNull()
         {
             using var context = new Context();
 
-            var e = Assert.Throws<InvalidOperationException>(() => context.GetOption(option));
+            Assert.Equal("option", Assert.Throws<ArgumentNullException>(() => context.GetOption((ContextOption<int>)null!)).ParamName);
+            Assert.Equal("option", Assert.Throws<ArgumentNullException>(() => context.GetOption((ContextOption<bool>)null!)).ParamName);
+            Assert.Equal("option", Assert.Throws<ArgumentNullException>(() => context.SetOption((ContextOption<int>)null!, 1)).ParamName);
+            Assert.Equal("option", Assert.Throws<ArgumentNullException>(() => context.SetOption((ContextOption<bool>)null!, true)).ParamName);
+        }
 
-            Assert.Contains(option.ToString(), e.Message);
+        [Fact]
+        public void ContextSetOption_CustomKeyOfAListedNumber_GetsTheListedOptionsChecks()
+        {
+            using var context = new Context();
+            ContextOption<int> maxSockets = ContextOptions.CustomInt32(2, "MyMaxSockets");
+
+            context.SetOption(maxSockets, 100);
+            Assert.Equal(100, context.MaxSockets);
+            Assert.Throws<ArgumentOutOfRangeException>(() => context.SetOption(maxSockets, context.SocketLimit + 1));
+            Assert.Throws<InvalidOperationException>(() => context.GetOption(ContextOptions.CustomInt32(2, "WriteOnly", OptionAccess.Write)));
         }
 
         [Fact]
@@ -81,8 +120,8 @@ namespace NetZeroMQ.Tests
         {
             using var context = new Context();
 
-            Assert.Throws<InvalidOperationException>(() => context.SetOption(ContextOption.MessageStructSize, 128));
-            Assert.Equal(64, context.GetOption(ContextOption.MessageStructSize));
+            Assert.Throws<InvalidOperationException>(() => context.SetOption(ContextOptions.MessageStructSize, 128));
+            Assert.Equal(64, context.GetOption(ContextOptions.MessageStructSize));
         }
 
         [Fact]
@@ -90,8 +129,8 @@ namespace NetZeroMQ.Tests
         {
             using var context = new Context();
 
-            context.SetOption(ContextOption.ThreadAffinityCpuAdd, 0);
-            context.SetOption(ContextOption.ThreadAffinityCpuRemove, 0);
+            context.SetOption(ContextOptions.ThreadAffinityCpuAdd, 0);
+            context.SetOption(ContextOptions.ThreadAffinityCpuRemove, 0);
         }
 
         [Fact]
@@ -99,11 +138,11 @@ namespace NetZeroMQ.Tests
         {
             using var context = new Context();
 
-            ZmqException e = Assert.Throws<ZmqException>(() => context.SetOption(ContextOption.MaxSockets, 0));
+            ZmqException e = Assert.Throws<ZmqException>(() => context.SetOption(ContextOptions.MaxSockets, 0));
 
             Assert.Equal(ZmqError.InvalidArgument, e.Error);
-            Assert.Equal(nameof(ContextOption.MaxSockets), e.Option);
-            Assert.Contains(nameof(ContextOption.MaxSockets), e.Message);
+            Assert.Equal(nameof(ContextOptions.MaxSockets), e.Option);
+            Assert.Contains(nameof(ContextOptions.MaxSockets), e.Message);
         }
 
         [Fact]
@@ -111,7 +150,7 @@ namespace NetZeroMQ.Tests
         {
             using var context = new Context();
 
-            ZmqException e = Assert.Throws<ZmqException>(() => context.GetOption((ContextOption)9999));
+            ZmqException e = Assert.Throws<ZmqException>(() => context.GetOption(ContextOptions.CustomInt32(9999, "Bogus")));
 
             Assert.Equal(ZmqError.InvalidArgument, e.Error);
         }
@@ -132,9 +171,9 @@ namespace NetZeroMQ.Tests
         public void SetOption_SocketLimit_ThrowsReadOnlyAndPointsToSetThreadPriority()
         {
             using var context = new Context();
-            var e = Assert.Throws<InvalidOperationException>(() => context.SetOption(ContextOption.SocketLimit, 5));
+            var e = Assert.Throws<InvalidOperationException>(() => context.SetOption(ContextOptions.SocketLimit, 5));
             Assert.Contains("SetThreadPriority", e.Message);
-            Assert.Equal(context.SocketLimit, context.GetOption(ContextOption.SocketLimit));
+            Assert.Equal(context.SocketLimit, context.GetOption(ContextOptions.SocketLimit));
         }
 
         [Fact]

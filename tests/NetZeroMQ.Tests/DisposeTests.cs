@@ -224,10 +224,11 @@ namespace NetZeroMQ.Tests
             ["set_MaxMessageSize(Int32)"] = c => c.MaxMessageSize = 100,
             ["get_IPv6()"] = c => _ = c.IPv6,
             ["set_IPv6(Boolean)"] = c => c.IPv6 = true,
-            ["GetOption(ContextOption)"] = c => c.GetOption(ContextOption.IOThreads),
-            ["SetOption(ContextOption,Int32)"] = c => c.SetOption(ContextOption.IOThreads, 1),
+            ["GetOption(ContextOption<Int32>)"] = c => c.GetOption(ContextOptions.IOThreads),
+            ["GetOption(ContextOption<Boolean>)"] = c => c.GetOption(ContextOptions.IPv6),
+            ["SetOption(ContextOption<Int32>,Int32)"] = c => c.SetOption(ContextOptions.IOThreads, 1),
+            ["SetOption(ContextOption<Boolean>,Boolean)"] = c => c.SetOption(ContextOptions.IPv6, true),
             ["Shutdown()"] = c => c.Shutdown(),
-            ["CreateSocket(SocketType)"] = c => c.CreateSocket(SocketType.Pair),
             ["SetThreadPriority(Int32)"] = c => c.SetThreadPriority(0),
         };
 
@@ -300,7 +301,7 @@ namespace NetZeroMQ.Tests
         public void Poller_MemberAfterDispose_ThrowsObjectDisposed(string member)
         {
             using Context context = Zmq.NewContext();
-            using Socket socket = context.CreateSocket(SocketType.Pair);
+            using Socket socket = new Socket(context, SocketType.Pair);
             var poller = new Poller();
             poller.Add(socket, PollEvents.In);
             poller.Poll(0);
@@ -368,7 +369,7 @@ namespace NetZeroMQ.Tests
         public void Socket_DisposeTwice_IsHarmless()
         {
             using Context context = Zmq.NewContext();
-            Socket socket = context.CreateSocket(SocketType.Pair);
+            Socket socket = new Socket(context, SocketType.Pair);
             socket.Dispose();
             socket.Dispose();
 
@@ -442,7 +443,7 @@ namespace NetZeroMQ.Tests
         private static void WithSocket(Action<Socket> call)
         {
             using Context context = Zmq.NewContext();
-            using Socket socket = context.CreateSocket(SocketType.Pair);
+            using Socket socket = new Socket(context, SocketType.Pair);
             call(socket);
         }
 

@@ -97,11 +97,11 @@ namespace NetZeroMQ.Tests
                 (s_holder ??= new System.Collections.Generic.List<Context>()).Add(context); // alive until the test lets go
             }
 
-            Socket push = context.CreateSocket(SocketType.Push);
+            Socket push = new Socket(context, SocketType.Push);
             push.Linger = Timeout.InfiniteTimeSpan;
             push.Connect("tcp://127.0.0.1:" + unreachablePort);
             Assert.True(push.TrySend("never delivered"));
-            Socket pull = context.CreateSocket(SocketType.Pull);
+            Socket pull = new Socket(context, SocketType.Pull);
             pull.Bind("tcp://127.0.0.1:*");
             return new WeakReference(context);
         }
@@ -109,7 +109,7 @@ namespace NetZeroMQ.Tests
         [MethodImpl(MethodImplOptions.NoInlining)]
         private static void AbandonSocket(Context context, string endpoint, int unreachablePort)
         {
-            Socket socket = context.CreateSocket(SocketType.Push);
+            Socket socket = new Socket(context, SocketType.Push);
             socket.Linger = Timeout.InfiniteTimeSpan;
             socket.Bind(endpoint);
             socket.Connect("tcp://127.0.0.1:" + unreachablePort);

@@ -15,6 +15,37 @@ namespace NetZeroMQ.Tests
 
         public static TheoryData<int> Sizes => new TheoryData<int> { 0, 1, 32, 33, 34, 64, 1000, 70_000 };
 
+        public static TheoryData<byte[], string> Previews => new TheoryData<byte[], string>
+        {
+            { Array.Empty<byte>(), "Message(0 bytes)" },
+            { Encoding.UTF8.GetBytes("Hello, World!!"), "Message(14 bytes: \"Hello, World!!\")" },
+            { new byte[] { 1, 2, 0xFF }, "Message(3 bytes: 01 02 FF)" },
+            { new byte[] { 0x41 }, "Message(1 byte: \"A\")" },
+            { Encoding.UTF8.GetBytes("line\n"), "Message(5 bytes: 6C 69 6E 65 0A)" },
+            { Encoding.UTF8.GetBytes(new string('a', 40)), "Message(40 bytes: \"" + new string('a', 32) + "\"...)" },
+            // A two-byte character cut by the 32-byte limit is left out, not shown as hex or as a replacement character.
+            { Encoding.UTF8.GetBytes(new string('a', 31) + "é" + "bc"), "Message(35 bytes: \"" + new string('a', 31) + "\"...)" },
+            { Enumerable.Range(0, 40).Select(i => (byte)i).ToArray(), "Message(40 bytes: " + string.Join(" ", Enumerable.Range(0, 32).Select(i => i.ToString("X2", System.Globalization.CultureInfo.InvariantCulture))) + "...)" },
+        };
+
+        [Theory]
+        [MemberData(nameof(Previews))]
+        public void ToString_Content_ShowsSizeAndAShortPreview(byte[] content, string expected)
+        {
+            using var message = new Message(content);
+
+            Assert.Equal(expected, message.ToString());
+        }
+
+        [Fact]
+        public void ToString_Disposed_SaysDisposedWithoutThrowing()
+        {
+            var message = new Message(Encoding.UTF8.GetBytes("gone"));
+            message.Dispose();
+
+            Assert.Equal("Message(disposed)", message.ToString());
+        }
+
         [Fact]
         public void Constructor_Empty_HasSizeZero()
         {

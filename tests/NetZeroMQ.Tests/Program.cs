@@ -65,7 +65,7 @@ namespace NetZeroMQ.Tests
                         using (var context = new Context())
                         {
                             context.Shutdown();
-                            context.CreateSocket(SocketType.Pair);
+                            new Socket(context, SocketType.Pair);
                         }
 
                         Console.WriteLine("no exception");

@@ -31,7 +31,7 @@ namespace NetZeroMQ.Tests
             for (int i = 0; i < 200; i++)
             {
                 string endpoint = Transports.BindEndpoint("inproc");
-                Socket socket = context.CreateSocket(SocketType.Pull);
+                Socket socket = new Socket(context, SocketType.Pull);
                 socket.ReceiveTimeout = Timeout.InfiniteTimeSpan;
                 socket.Bind(endpoint);
                 using var message = new Message();
@@ -67,7 +67,7 @@ namespace NetZeroMQ.Tests
             using Context context = Zmq.NewContext();
             for (int i = 0; i < 40; i++)
             {
-                Socket push = context.CreateSocket(SocketType.Push);
+                Socket push = new Socket(context, SocketType.Push);
                 push.SendTimeout = Timeout.InfiniteTimeSpan;
                 using var message = new Message(new byte[] { 1, 2, 3 });
                 BlockingCall call = BlockingCall.Start(() => SendOnce(push, kind, message));
@@ -91,10 +91,10 @@ namespace NetZeroMQ.Tests
             using Context context = Zmq.NewContext();
             for (int i = 0; i < 20; i++)
             {
-                using Socket pull = context.CreateSocket(SocketType.Pull);
+                using Socket pull = new Socket(context, SocketType.Pull);
                 pull.ReceiveHighWatermark = 1;
                 string endpoint = Transports.BindAnywhere(pull, "inproc");
-                Socket push = context.CreateSocket(SocketType.Push);
+                Socket push = new Socket(context, SocketType.Push);
                 push.SendHighWatermark = 1;
                 push.SendTimeout = Timeout.InfiniteTimeSpan;
                 push.Connect(endpoint);
@@ -119,7 +119,7 @@ namespace NetZeroMQ.Tests
         public void Send_WhileRecvBlockedOnOtherThread_ThrowsInvalidOperationAndRecvStillWorks()
         {
             using Context context = Zmq.NewContext();
-            using Socket socket = context.CreateSocket(SocketType.Pair);
+            using Socket socket = new Socket(context, SocketType.Pair);
             using Socket peer = Zmq.NewSocket(context, SocketType.Pair);
             socket.ReceiveTimeout = Timeout.InfiniteTimeSpan;
             peer.Connect(Transports.BindAnywhere(socket, "inproc"));
@@ -162,7 +162,7 @@ namespace NetZeroMQ.Tests
         public void TryCalls_FromTwoThreadsAtOnce_EachEitherSucceedsOrThrowsInvalidOperation()
         {
             using Context context = Zmq.NewContext();
-            using Socket socket = context.CreateSocket(SocketType.Pair);
+            using Socket socket = new Socket(context, SocketType.Pair);
             using Socket peer = Zmq.NewSocket(context, SocketType.Pair);
             peer.Connect(Transports.BindAnywhere(socket, "inproc"));
             int conflicts = 0;
@@ -223,7 +223,7 @@ namespace NetZeroMQ.Tests
             for (int round = 0; round < 30; round++)
             {
                 string endpoint = Transports.BindEndpoint("inproc");
-                Socket socket = context.CreateSocket(SocketType.Pair);
+                Socket socket = new Socket(context, SocketType.Pair);
                 socket.Bind(endpoint);
                 using var go = new Barrier(threads);
                 var calls = new BlockingCall[threads];
@@ -256,7 +256,7 @@ namespace NetZeroMQ.Tests
             for (int round = 0; round < 2_000; round++)
             {
                 string endpoint = Transports.BindEndpoint("inproc");
-                Socket socket = context.CreateSocket(SocketType.Pair);
+                Socket socket = new Socket(context, SocketType.Pair);
                 socket.Bind(endpoint);
                 using var go = new Barrier(2);
                 BlockingCall call = BlockingCall.Start(() =>
@@ -287,7 +287,7 @@ namespace NetZeroMQ.Tests
             // and returns; (3) A checks for Dispose, finds it, and must now close the socket before throwing.
             using Context context = Zmq.NewContext();
             string endpoint = Transports.BindEndpoint("inproc");
-            Socket socket = context.CreateSocket(SocketType.Pair);
+            Socket socket = new Socket(context, SocketType.Pair);
             socket.Bind(endpoint);
 
             SetGuardBusy(socket, 1);            // (1) A's compare-exchange
@@ -354,7 +354,7 @@ namespace NetZeroMQ.Tests
         /// </summary>
         internal static void AssertEndpointReleased(Context context, string endpoint)
         {
-            using Socket probe = context.CreateSocket(SocketType.Pair);
+            using Socket probe = new Socket(context, SocketType.Pair);
             var elapsed = Stopwatch.StartNew();
             while (true)
             {

@@ -62,7 +62,7 @@ bool more = socket.GetOption(SocketOptions.HasMore);
 TimeSpan linger = socket.GetOption(SocketOptions.Linger);
 string endpoint = socket.GetOption(SocketOptions.LastEndpoint);
 byte[] id = socket.GetOption(SocketOptions.RoutingId);
-SocketOption<int> custom = SocketOption.Int32(9999, ""Custom"");
+SocketOption<int> custom = SocketOptions.CustomInt32(9999, ""Custom"");
 Console.WriteLine(hwm + max + (long)affinity + (more ? 1 : 0) + linger.Ticks + endpoint.Length + id.Length + custom.Id);
 ";
 
@@ -74,8 +74,8 @@ Console.WriteLine(hwm + max + (long)affinity + (more ? 1 : 0) + linger.Ticks + e
         {
             using Context context = Zmq.NewContext();
             using Socket socket = Zmq.NewSocket(context, SocketType.Dealer);
-            SocketOption<int> hwm = SocketOption.Int32(SocketOptions.SendHighWatermark.Id, "MySendHighWatermark");
-            SocketOption<System.TimeSpan> linger = SocketOption.TimeSpan(SocketOptions.Linger.Id, "MyLinger", OptionAccess.Write);
+            SocketOption<int> hwm = SocketOptions.CustomInt32(SocketOptions.SendHighWatermark.Id, "MySendHighWatermark");
+            SocketOption<System.TimeSpan> linger = SocketOptions.CustomTimeSpan(SocketOptions.Linger.Id, "MyLinger", OptionAccess.Write);
 
             socket.SetOption(hwm, 77);
             socket.SetOption(linger, TimeSpan.FromMilliseconds(123));
@@ -86,12 +86,12 @@ Console.WriteLine(hwm + max + (long)affinity + (more ? 1 : 0) + linger.Ticks + e
             Assert.Equal("MyLinger", linger.Name);
             Assert.Equal(OptionAccess.Write, linger.Access);
             Assert.Contains("MyLinger", Assert.Throws<InvalidOperationException>(() => socket.GetOption(linger)).Message);
-            Assert.Equal(OptionAccess.ReadWrite, SocketOption.Bytes(1, "b").Access);
-            Assert.Equal(typeof(SocketOption<long>), SocketOption.Int64(1, "l").GetType());
-            Assert.Equal(typeof(SocketOption<ulong>), SocketOption.UInt64(1, "u").GetType());
-            Assert.Equal(typeof(SocketOption<bool>), SocketOption.Boolean(1, "b").GetType());
-            Assert.Equal(typeof(SocketOption<string>), SocketOption.String(1, "s").GetType());
-            Assert.Throws<ArgumentNullException>(() => SocketOption.Int32(1, null!));
+            Assert.Equal(OptionAccess.ReadWrite, SocketOptions.CustomBytes(1, "b").Access);
+            Assert.Equal(typeof(SocketOption<long>), SocketOptions.CustomInt64(1, "l").GetType());
+            Assert.Equal(typeof(SocketOption<ulong>), SocketOptions.CustomUInt64(1, "u").GetType());
+            Assert.Equal(typeof(SocketOption<bool>), SocketOptions.CustomBoolean(1, "b").GetType());
+            Assert.Equal(typeof(SocketOption<string>), SocketOptions.CustomString(1, "s").GetType());
+            Assert.Throws<ArgumentNullException>(() => SocketOptions.CustomInt32(1, null!));
         }
 
         [Fact]
@@ -117,7 +117,7 @@ Console.WriteLine(hwm + max + (long)affinity + (more ? 1 : 0) + linger.Ticks + e
         [Fact]
         public void Keys_OfSocketOptions_AreEqualByNumber()
         {
-            SocketOption<int> again = SocketOption.Int32(SocketOptions.SendHighWatermark.Id, "another name");
+            SocketOption<int> again = SocketOptions.CustomInt32(SocketOptions.SendHighWatermark.Id, "another name");
 
             Assert.True(SocketOptions.SendHighWatermark.Equals(again));
             Assert.Equal(SocketOptions.SendHighWatermark.GetHashCode(), again.GetHashCode());

@@ -335,7 +335,7 @@ namespace NetZeroMQ.Tests
         {
             using Context context = Zmq.NewContext();
             using Socket socket = new Socket(context, SocketType.Dealer);
-            var bogus = SocketOption.Int32(9999, "Bogus");
+            var bogus = SocketOptions.CustomInt32(9999, "Bogus");
 
             ZmqException e = Assert.Throws<ZmqException>(() => socket.SetOption(bogus, 1));
 
@@ -350,7 +350,7 @@ namespace NetZeroMQ.Tests
         {
             using Context context = Zmq.NewContext();
             using Socket socket = new Socket(context, SocketType.Dealer);
-            var bogus = SocketOption.Int32(9999, "Bogus");
+            var bogus = SocketOptions.CustomInt32(9999, "Bogus");
 
             ZmqException e = Assert.Throws<ZmqException>(() => socket.GetOption(bogus));
 

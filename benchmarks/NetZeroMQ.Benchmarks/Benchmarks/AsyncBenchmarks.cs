@@ -7,7 +7,7 @@ namespace NetZeroMQ.Benchmarks;
 /// <summary>
 /// The async receive loop against the blocking one, PushPull 64 B with a reused Message, over inproc and tcp: 2 methods x 2
 /// transports = 4 cases. The async loop awaits RecvAsync for every frame; waits go through the reactor (epoll on Linux;
-/// the portable zmq_poll one with NETZEROMQ_REACTOR=poll).
+/// the portable zmq_poll one with NETZEROMQ_BENCH_PORTABLE_REACTOR=1).
 /// </summary>
 [BenchmarkCategory(Categories.Async, Categories.PushPull)]
 public class AsyncBenchmarks : RigBenchmark

@@ -11,7 +11,7 @@ namespace NetZeroMQ.Benchmarks;
 /// message at a time sent to each in turn, awaited, and the receive posted again: every message is a real wait and wake-up
 /// with 999 other waits armed beside it (epoll's cost does not grow with them; the portable reactor's zmq_poll does). One case.
 /// The setup also reports how long the 1,000 first receives took to become pending (each registers its socket and arms it).
-/// Run it once per reactor: <c>NETZEROMQ_REACTOR=poll</c> selects the portable one.
+/// Run it once per reactor: <c>NETZEROMQ_BENCH_PORTABLE_REACTOR=1</c> selects the portable one (see <see cref="PortableReactorSwitch"/>).
 /// </summary>
 [BenchmarkCategory(Categories.Async, Categories.PushPull)]
 public class ReactorScaleBenchmarks
@@ -42,9 +42,9 @@ public class ReactorScaleBenchmarks
         for (int i = 0; i < Sockets; i++)
         {
             string endpoint = "inproc://reactor-scale-" + i;
-            _pulls[i] = _context.CreateSocket(SocketType.Pull);
+            _pulls[i] = new Socket(_context, SocketType.Pull);
             _pulls[i].Bind(endpoint);
-            _pushes[i] = _context.CreateSocket(SocketType.Push);
+            _pushes[i] = new Socket(_context, SocketType.Push);
             _pushes[i].Connect(endpoint);
             _messages[i] = new Message();
         }
@@ -56,7 +56,7 @@ public class ReactorScaleBenchmarks
         }
 
         started.Stop();
-        Console.WriteLine($"// reactor {Environment.GetEnvironmentVariable("NETZEROMQ_REACTOR") ?? "(default)"}: {Sockets} first receives pending in {started.Elapsed.TotalMilliseconds:F1} ms");
+        Console.WriteLine($"// reactor {NetZeroMQ.Reactor.Current?.Kind ?? "(none started)"}: {Sockets} first receives pending in {started.Elapsed.TotalMilliseconds:F1} ms");
     }
 
     [GlobalCleanup]

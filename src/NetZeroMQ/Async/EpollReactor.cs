@@ -16,9 +16,6 @@ namespace NetZeroMQ
 
         internal override string Kind => "epoll";
 
-        /// <summary>The epoll set's descriptor, for the tests that break it on purpose (closing it is how a real fault looks).</summary>
-        internal int EpollDescriptor => _epoll;
-
         /// <summary>
         /// Makes the epoll set and starts the reactor thread, on the calling thread; when either fails it throws there and
         /// leaves nothing behind.

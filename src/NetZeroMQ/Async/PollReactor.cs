@@ -82,7 +82,7 @@ namespace NetZeroMQ
             try
             {
                 // inproc needs no I/O thread, and one fewer thread and descriptor set per process.
-                Check(Interop.Zmq.zmq_ctx_set(context, (int)ContextOption.IOThreads, 0), "zmq_ctx_set");
+                Check(Interop.Zmq.zmq_ctx_set(context, ContextOptions.IOThreads.Id, 0), "zmq_ctx_set");
                 receiver = Interop.Zmq.zmq_socket(context, (int)SocketType.Pair);
                 Check(receiver == 0 ? -1 : 0, Operation);
                 sender = Interop.Zmq.zmq_socket(context, (int)SocketType.Pair);
@@ -197,29 +197,6 @@ namespace NetZeroMQ
         }
 
         private protected override void OnStopped() => Monitor.PulseAll(_lock);
-
-        /// <summary>
-        /// For the tests of a persistent wait failure, which nothing outside can cause here: points the wake-up item at memory
-        /// that is no libzmq socket, so every further <c>zmq_poll</c> fails (ENOTSOCK), and wakes the reactor to meet it. Costs
-        /// nothing unless called; the memory is left for the stopped reactor.
-        /// </summary>
-        internal void BreakWaitForTests()
-        {
-            lock (_lock)
-            {
-                nint notASocket = (nint)NativeMemory.AllocZeroed(64 * 1024);
-                if (s_windows)
-                {
-                    ((Interop.Zmq.PollItemWindows*)_items)[0].Socket = notASocket;
-                }
-                else
-                {
-                    ((Interop.Zmq.PollItemPosix*)_items)[0].Socket = notASocket;
-                }
-
-                Wake();
-            }
-        }
 
         /// <summary>Under the lock: makes sure the reactor leaves zmq_poll soon; null, or why it could not.</summary>
         private Exception? Wake()

@@ -14,6 +14,12 @@ namespace NetZeroMQ
     // the frame is copied out under the same hold of the socket, and no call allocates a native message.
     public static partial class SocketAsyncExtensions
     {
+        /// <summary>What a message <see cref="RecvAllAsync"/> yielded says when it is used after the loop ended.</summary>
+        private const string RecvAllReuseHint =
+            "This Message came from RecvAllAsync, which reuses one Message for every frame (the next iteration overwrites it) " +
+            "and disposes it when the loop ends. To keep a frame, copy its content inside the loop: message.ToArray(), " +
+            "message.GetString(), or CopyFrom into a Message of your own.";
+
         /// <summary>Receives one frame as a new byte array without blocking a thread.</summary>
         /// <param name="socket">The socket.</param>
         /// <param name="cancellationToken">Cancels the wait.</param>
@@ -42,6 +48,10 @@ namespace NetZeroMQ
         /// Receives frames until cancelled, yielding the same <see cref="Message"/> each time (valid until the next iteration):
         /// a receive loop that allocates nothing per message.
         /// </summary>
+        /// <remarks>The next iteration receives into the same message, overwriting the frame, and the loop disposes the message
+        /// when it ends: to keep a frame, copy its content inside the loop (<see cref="Message.ToArray"/>, or
+        /// <see cref="Message.CopyFrom"/> into a message of your own). A message used after the loop ended throws
+        /// <see cref="ObjectDisposedException"/> saying so.</remarks>
         /// <param name="socket">The socket.</param>
         /// <param name="cancellationToken">Ends the loop with <see cref="OperationCanceledException"/>.</param>
         /// <returns>The frames, as they arrive.</returns>
@@ -49,7 +59,7 @@ namespace NetZeroMQ
         public static async IAsyncEnumerable<Message> RecvAllAsync(this Socket socket, [EnumeratorCancellation] CancellationToken cancellationToken = default)
         {
             ArgumentNullException.ThrowIfNull(socket);
-            using var message = new Message();
+            using var message = new Message { DisposedHint = RecvAllReuseHint };
             while (true)
             {
                 await socket.RecvAsync(message, cancellationToken).ConfigureAwait(false);

@@ -27,10 +27,9 @@ namespace NetZeroMQ
     /// target.</para>
     /// <para>The reactor: on Linux, epoll; everywhere else (Windows, where <c>ZMQ_FD</c> is a SOCKET, macOS, ...) a portable
     /// reactor that waits in <c>zmq_poll</c> on the armed descriptors. On Linux the portable one is selected with the
-    /// environment variable <c>NETZEROMQ_REACTOR=poll</c> or the AppContext switch <c>NetZeroMQ.UsePortableReactor</c>
-    /// (<c>true</c>; it wins over the variable), read once when the first operation that waits starts the reactor; any
-    /// other value of the variable than <c>poll</c>, <c>epoll</c> or empty makes that operation throw
-    /// <see cref="InvalidOperationException"/>. If the reactor's wait ever fails for good, the reactor stops: every pending
+    /// AppContext switch <c>NetZeroMQ.UsePortableReactor</c> (<c>true</c>; runtimeconfig.json,
+    /// <c>&lt;RuntimeHostConfigurationOption&gt;</c>, or <c>AppContext.SetSwitch</c> before the first async call), read once
+    /// when the first operation that waits starts the reactor. If the reactor's wait ever fails for good, the reactor stops: every pending
     /// and later async wait ends with a <see cref="ZmqException"/> that says why, and the blocking API goes on working.</para>
     /// </remarks>
     public static partial class SocketAsyncExtensions

@@ -52,16 +52,16 @@ namespace NetZeroMQ
             {
                 switch (option)
                 {
-                    case (int)ContextOption.ThreadSchedulingPolicy:
+                    case ContextOptions.ThreadSchedulingPolicyId:
                         _threadPolicy = value;
                         break;
                     case ThreadPriorityOption:
                         _threadPriority = value;
                         break;
-                    case (int)ContextOption.ThreadAffinityCpuAdd:
+                    case ContextOptions.ThreadAffinityCpuAddId:
                         _affinityCpus.Add(value);
                         break;
-                    case (int)ContextOption.ThreadAffinityCpuRemove:
+                    case ContextOptions.ThreadAffinityCpuRemoveId:
                         _affinityCpus.Remove(value);
                         break;
                 }

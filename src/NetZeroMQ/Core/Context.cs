@@ -109,8 +109,8 @@ namespace NetZeroMQ
         /// message gives the limit and why.</exception>
         public int IOThreads
         {
-            get => GetOption(ContextOption.IOThreads);
-            set => SetOption(ContextOption.IOThreads, ThrowIfNegative(value));
+            get => GetOption(ContextOptions.IOThreads);
+            set => SetOption(ContextOptions.IOThreads, ThrowIfNegative(value));
         }
 
         /// <summary>Maximum number of sockets, 1 to <see cref="SocketLimit"/> (65535 with epoll). libzmq documents that limit
@@ -118,26 +118,26 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentOutOfRangeException">The value is negative or above <see cref="SocketLimit"/>.</exception>
         public int MaxSockets
         {
-            get => GetOption(ContextOption.MaxSockets);
-            set => SetOption(ContextOption.MaxSockets, ThrowIfNegative(value));
+            get => GetOption(ContextOptions.MaxSockets);
+            set => SetOption(ContextOptions.MaxSockets, ThrowIfNegative(value));
         }
 
         /// <summary>Largest value <see cref="MaxSockets"/> may take.</summary>
-        public int SocketLimit => GetOption(ContextOption.SocketLimit);
+        public int SocketLimit => GetOption(ContextOptions.SocketLimit);
 
         /// <summary>Largest message size, in bytes (ZMQ_MAX_MSGSZ, 0 to int.MaxValue). libzmq 4.3 stores it but does not use it:
         /// limit what a socket accepts with <see cref="Socket.MaxMessageSize"/>.</summary>
         public int MaxMessageSize
         {
-            get => GetOption(ContextOption.MaxMessageSize);
-            set => SetOption(ContextOption.MaxMessageSize, ThrowIfNegative(value));
+            get => GetOption(ContextOptions.MaxMessageSize);
+            set => SetOption(ContextOptions.MaxMessageSize, ThrowIfNegative(value));
         }
 
         /// <summary>Whether new sockets use IPv6 by default.</summary>
         public bool IPv6
         {
-            get => GetOption(ContextOption.IPv6) != 0;
-            set => SetOption(ContextOption.IPv6, value ? 1 : 0);
+            get => GetOption(ContextOptions.IPv6);
+            set => SetOption(ContextOptions.IPv6, value);
         }
 
         /// <summary>
@@ -154,66 +154,60 @@ namespace NetZeroMQ
 
         internal ContextHandle Handle => _handle;
 
-        /// <summary>Reads a context option (<c>zmq_ctx_get</c>).</summary>
-        /// <param name="option">The option.</param>
+        /// <summary>Reads an integer context option (<c>zmq_ctx_get</c>).
+        /// See <see href="http://api.zeromq.org/4-3:zmq-ctx-get">zmq_ctx_get</see>.</summary>
+        /// <param name="option">A key from <see cref="ContextOptions"/>.</param>
         /// <returns>The value.</returns>
+        /// <exception cref="ArgumentNullException"><paramref name="option"/> is null.</exception>
         /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
         /// <exception cref="InvalidOperationException">The option is write-only.</exception>
         /// <exception cref="ZmqException">libzmq rejected the option.</exception>
-        public int GetOption(ContextOption option)
+        public int GetOption(ContextOption<int> option)
         {
-            if (option == ContextOption.ThreadAffinityCpuAdd || option == ContextOption.ThreadAffinityCpuRemove)
-            {
-                throw new InvalidOperationException("Context option " + option + " is write-only.");
-            }
-
-            nint context = AddRef(out bool added);
-            try
-            {
-                int value = Interop.Zmq.zmq_ctx_get(context, (int)option);
-
-                // -1 is libzmq's error return, but also a legitimate value of the thread options (the OS default).
-                if (value == -1 && !CanBeNegative(option))
-                {
-                    // Read errno before option.ToString(): the first Enum.ToString in a process overwrites it.
-                    ZmqThrow.Error(Interop.Zmq.zmq_errno(), "zmq_ctx_get", option: option.ToString());
-                }
-
-                return value;
-            }
-            finally
-            {
-                Release(added);
-            }
+            ThrowIfNull(option);
+            return GetNative(option.Id, option.Name, option.Access);
         }
 
-        /// <summary>Sets a context option (<c>zmq_ctx_set</c>).</summary>
-        /// <param name="option">The option.</param>
-        /// <param name="value">The value.</param>
-        /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
-        /// <exception cref="InvalidOperationException">The option is read-only (<see cref="ContextOption.SocketLimit"/>,
-        /// <see cref="ContextOption.MessageStructSize"/>).</exception>
-        /// <exception cref="ArgumentOutOfRangeException">A value libzmq would accept but cannot start its threads with (see each
-        /// <see cref="ContextOption"/> member); the message names the option and the allowed values.</exception>
-        /// <exception cref="ZmqException">libzmq rejected the option or value (<see cref="ZmqError.InvalidArgument"/>).</exception>
-        public void SetOption(ContextOption option, int value)
+        /// <summary>Reads a boolean context option (<c>zmq_ctx_get</c>; an integer, 0 or 1, in libzmq).</summary>
+        /// <inheritdoc cref="GetOption(ContextOption{int})" path="/*[not(self::summary)]"/>
+        public bool GetOption(ContextOption<bool> option)
         {
-            if (option == ContextOption.MessageStructSize || option == ContextOption.SocketLimit)
-            {
-                throw new InvalidOperationException(
-                    "Context option " + option + " is read-only." +
-                    (option == ContextOption.SocketLimit ? " (To set the I/O threads' priority, which libzmq numbers the same, use SetThreadPriority.)" : string.Empty));
-            }
+            ThrowIfNull(option);
+            return GetNative(option.Id, option.Name, option.Access) != 0;
+        }
 
-            string name = option.ToString();
-            ContextOptionLimits.ThrowIfNotAllowed(this, (int)option, name, value);
-            SetNative((int)option, name, value);
-            Remember((int)option, value);
+        /// <summary>Sets an integer context option (<c>zmq_ctx_set</c>).
+        /// See <see href="http://api.zeromq.org/4-3:zmq-ctx-set">zmq_ctx_set</see>.</summary>
+        /// <param name="option">A key from <see cref="ContextOptions"/>.</param>
+        /// <param name="value">The value.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="option"/> is null.</exception>
+        /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
+        /// <exception cref="InvalidOperationException">The option is read-only (<see cref="ContextOptions.SocketLimit"/>,
+        /// <see cref="ContextOptions.MessageStructSize"/>).</exception>
+        /// <exception cref="ArgumentOutOfRangeException">A value libzmq would accept but cannot start its threads with (see each
+        /// key of <see cref="ContextOptions"/>); the message names the option and the allowed values.</exception>
+        /// <exception cref="ZmqException">libzmq rejected the option or value (<see cref="ZmqError.InvalidArgument"/>).</exception>
+        public void SetOption(ContextOption<int> option, int value)
+        {
+            ThrowIfNull(option);
+            ThrowIfNotWritable(option.Id, option.Name, option.Access);
+            ContextOptionLimits.ThrowIfNotAllowed(this, option.Id, option.Name, value);
+            SetNative(option.Id, option.Name, value);
+            Remember(option.Id, value);
+        }
+
+        /// <summary>Sets a boolean context option (<c>zmq_ctx_set</c>; an integer, 0 or 1, in libzmq).</summary>
+        /// <inheritdoc cref="SetOption(ContextOption{int}, int)" path="/*[not(self::summary)]"/>
+        public void SetOption(ContextOption<bool> option, bool value)
+        {
+            ThrowIfNull(option);
+            ThrowIfNotWritable(option.Id, option.Name, option.Access);
+            SetNative(option.Id, option.Name, value ? 1 : 0);
         }
 
         /// <summary>
         /// Sets the scheduling priority of the I/O threads (ZMQ_THREAD_PRIORITY, POSIX, write-only; its number is shared with the
-        /// read-only <see cref="ContextOption.SocketLimit"/>, which is why it has its own method). Set it before creating sockets.
+        /// read-only <see cref="ContextOptions.SocketLimit"/>, which is why it has its own method). Set it before creating sockets.
         /// </summary>
         /// <param name="priority">The priority: 1 to 99 with the real-time policies (SCHED_FIFO 1, SCHED_RR 2); with the others
         /// any value from 0 makes libzmq's threads call nice(-20) (which needs CAP_SYS_NICE or RLIMIT_NICE), whatever the value.
@@ -226,6 +220,50 @@ namespace NetZeroMQ
             ContextOptionLimits.ThrowIfNotAllowed(this, ThreadPriorityOption, "ThreadPriority", priority);
             SetNative(ThreadPriorityOption, "ThreadPriority", priority);
             Remember(ThreadPriorityOption, priority);
+        }
+
+        private int GetNative(int option, string name, OptionAccess access)
+        {
+            if ((access & OptionAccess.Read) == 0)
+            {
+                throw new InvalidOperationException("Context option " + name + " is write-only.");
+            }
+
+            nint context = AddRef(out bool added);
+            try
+            {
+                int value = Interop.Zmq.zmq_ctx_get(context, option);
+
+                // -1 is libzmq's error return, but also a legitimate value of the thread options (the OS default).
+                if (value == -1 && !CanBeNegative(option))
+                {
+                    ZmqThrow.Error(Interop.Zmq.zmq_errno(), "zmq_ctx_get", option: name);
+                }
+
+                return value;
+            }
+            finally
+            {
+                Release(added);
+            }
+        }
+
+        private static void ThrowIfNotWritable(int option, string name, OptionAccess access)
+        {
+            if ((access & OptionAccess.Write) == 0)
+            {
+                throw new InvalidOperationException(
+                    "Context option " + name + " is read-only." +
+                    (option == ThreadPriorityOption ? " (To set the I/O threads' priority, which libzmq numbers the same, use SetThreadPriority.)" : string.Empty));
+            }
+        }
+
+        private static void ThrowIfNull<T>(ContextOption<T> option)
+        {
+            if (option is null)
+            {
+                throw new ArgumentNullException(nameof(option));
+            }
         }
 
         private void SetNative(int option, string name, int value)
@@ -297,11 +335,6 @@ namespace NetZeroMQ
             _handle.Dispose();
             _handle.TerminateAfterRelease();
         }
-
-        /// <summary>Creates a socket of this context; the same as <c>new Socket(context, type)</c>.</summary>
-        /// <param name="type">The socket type.</param>
-        /// <returns>The new socket.</returns>
-        public Socket CreateSocket(SocketType type) => new Socket(this, type);
 
         internal int DefaultLingerMilliseconds => Volatile.Read(ref _defaultLingerMs);
 
@@ -394,8 +427,8 @@ namespace NetZeroMQ
             }
         }
 
-        private static bool CanBeNegative(ContextOption option) =>
-            option == ContextOption.ThreadSchedulingPolicy || option == ContextOption.ThreadNamePrefix;
+        private static bool CanBeNegative(int option) =>
+            option == ContextOptions.ThreadSchedulingPolicyId || option == ContextOptions.ThreadNamePrefixId;
 
         private static int ThrowIfNegative(int value) =>
             value >= 0 ? value : throw new ArgumentOutOfRangeException(nameof(value), value, "The value must not be negative.");

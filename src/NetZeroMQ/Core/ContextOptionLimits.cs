@@ -47,11 +47,11 @@ namespace NetZeroMQ
         {
             OptionLimits? limits = option switch
             {
-                (int)ContextOption.IOThreads => IOThreads(context, DescriptorReserve),
-                (int)ContextOption.MaxSockets => MaxSockets(context),
-                (int)ContextOption.ThreadSchedulingPolicy when IsLinux => LinuxPolicies,
+                1 => IOThreads(context, DescriptorReserve), // ZMQ_IO_THREADS
+                2 => MaxSockets(context), // ZMQ_MAX_SOCKETS
+                ContextOptions.ThreadSchedulingPolicyId when IsLinux => LinuxPolicies,
                 3 when IsLinux => LinuxPriorities, // ZMQ_THREAD_PRIORITY
-                (int)ContextOption.ThreadAffinityCpuAdd when IsLinux => AffinityCpus(),
+                ContextOptions.ThreadAffinityCpuAddId when IsLinux => AffinityCpus(),
                 _ => null,
             };
             if (limits is not null && !limits.IsNativelyRefused(value))
@@ -70,7 +70,7 @@ namespace NetZeroMQ
         /// first socket starts the threads (then only libzmq's own start-up must not run out).</param>
         internal static OptionLimits IOThreads(Context context, int reserve)
         {
-            int maxSockets = context.GetOption(ContextOption.MaxSockets);
+            int maxSockets = context.GetOption(ContextOptions.MaxSockets);
             long max = (long)int.MaxValue - 2 - maxSockets;
             string reason = "libzmq adds MaxSockets (" + maxSockets.ToString(CultureInfo.InvariantCulture) +
                 ") + IOThreads + 2 in an int and the process dies when it overflows (ctx.cpp:415-418)";
@@ -93,13 +93,13 @@ namespace NetZeroMQ
         }
 
         /// <summary>
-        /// MaxSockets: libzmq documents <see cref="ContextOption.SocketLimit"/> as the largest value it accepts but does not
+        /// MaxSockets: libzmq documents <see cref="ContextOptions.SocketLimit"/> as the largest value it accepts but does not
         /// enforce it with epoll: a larger value reserves that many slots (int.MaxValue overflows, ctx.cpp:415-418; a billion
         /// allocates gigabytes).
         /// </summary>
         internal static OptionLimits MaxSockets(Context context)
         {
-            int limit = context.GetOption(ContextOption.SocketLimit);
+            int limit = context.GetOption(ContextOptions.SocketLimit);
             return OptionLimits.Range(
                 1, limit,
                 "ZMQ_SOCKET_LIMIT is the largest value libzmq documents; libzmq sizes a table by it at the first socket " +

@@ -27,7 +27,7 @@ namespace NetZeroMQ
                 return;
             }
 
-            int ioThreads = context.GetOption(ContextOption.IOThreads);
+            int ioThreads = context.GetOption(ContextOptions.IOThreads);
             OptionLimits threads = ContextOptionLimits.IOThreads(context, reserve: 0);
             if (!threads.Allows(ioThreads))
             {

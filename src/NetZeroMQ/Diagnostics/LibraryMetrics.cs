@@ -37,9 +37,6 @@ namespace NetZeroMQ
             }
         }
 
-        /// <summary>The meter, for tests (null if it could not start).</summary>
-        internal static Meter? Meter => s_meter;
-
         private static Meter Create()
         {
             var meter = new Meter(ZmqTelemetry.MeterName, typeof(LibraryMetrics).Assembly.GetName().Version?.ToString());

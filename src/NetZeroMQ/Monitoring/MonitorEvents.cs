@@ -3,8 +3,9 @@ using System;
 namespace NetZeroMQ
 {
     /// <summary>
-    /// The set of events a <see cref="SocketMonitor"/> reports (the <c>events</c> mask of <c>zmq_socket_monitor</c>); each flag
-    /// has the value of the matching <see cref="MonitorEventKind"/>.
+    /// libzmq 4.3's socket events (<c>ZMQ_EVENT_*</c>, with libzmq's numbers), one flag each: a combination is the set a
+    /// <see cref="SocketMonitor"/> reports (the <c>events</c> mask of <c>zmq_socket_monitor</c>), and
+    /// <see cref="MonitorEvent.Kind"/> is the one flag of the event that arrived.
     /// See <see href="http://api.zeromq.org/4-3:zmq-socket-monitor">zmq_socket_monitor</see>.
     /// </summary>
     [Flags]
@@ -13,50 +14,50 @@ namespace NetZeroMQ
         /// <summary>No events.</summary>
         None = 0,
 
-        /// <summary><see cref="MonitorEventKind.Connected"/>.</summary>
-        Connected = MonitorEventKind.Connected,
+        /// <summary>A connection was made; <see cref="MonitorEvent.Value"/> is the file descriptor.</summary>
+        Connected = 0x0001,
 
-        /// <summary><see cref="MonitorEventKind.ConnectDelayed"/>.</summary>
-        ConnectDelayed = MonitorEventKind.ConnectDelayed,
+        /// <summary>A connect could not complete at once and is being retried in the background.</summary>
+        ConnectDelayed = 0x0002,
 
-        /// <summary><see cref="MonitorEventKind.ConnectRetried"/>.</summary>
-        ConnectRetried = MonitorEventKind.ConnectRetried,
+        /// <summary>A connect is retried; <see cref="MonitorEvent.Value"/> is the reconnect interval in milliseconds.</summary>
+        ConnectRetried = 0x0004,
 
-        /// <summary><see cref="MonitorEventKind.Listening"/>.</summary>
-        Listening = MonitorEventKind.Listening,
+        /// <summary>The socket is listening on an endpoint; <see cref="MonitorEvent.Value"/> is the file descriptor.</summary>
+        Listening = 0x0008,
 
-        /// <summary><see cref="MonitorEventKind.BindFailed"/>.</summary>
-        BindFailed = MonitorEventKind.BindFailed,
+        /// <summary>A bind failed; <see cref="MonitorEvent.Value"/> is the errno (see <see cref="MonitorEvent.Error"/>).</summary>
+        BindFailed = 0x0010,
 
-        /// <summary><see cref="MonitorEventKind.Accepted"/>.</summary>
-        Accepted = MonitorEventKind.Accepted,
+        /// <summary>A connection was accepted; <see cref="MonitorEvent.Value"/> is the file descriptor.</summary>
+        Accepted = 0x0020,
 
-        /// <summary><see cref="MonitorEventKind.AcceptFailed"/>.</summary>
-        AcceptFailed = MonitorEventKind.AcceptFailed,
+        /// <summary>Accepting a connection failed; <see cref="MonitorEvent.Value"/> is the errno.</summary>
+        AcceptFailed = 0x0040,
 
-        /// <summary><see cref="MonitorEventKind.Closed"/>.</summary>
-        Closed = MonitorEventKind.Closed,
+        /// <summary>A connection's descriptor was closed; <see cref="MonitorEvent.Value"/> is the (now closed) descriptor.</summary>
+        Closed = 0x0080,
 
-        /// <summary><see cref="MonitorEventKind.CloseFailed"/>.</summary>
-        CloseFailed = MonitorEventKind.CloseFailed,
+        /// <summary>Closing a descriptor failed (IPC only); <see cref="MonitorEvent.Value"/> is the errno.</summary>
+        CloseFailed = 0x0100,
 
-        /// <summary><see cref="MonitorEventKind.Disconnected"/>.</summary>
-        Disconnected = MonitorEventKind.Disconnected,
+        /// <summary>A session was broken (the peer went away); <see cref="MonitorEvent.Value"/> is the descriptor.</summary>
+        Disconnected = 0x0200,
 
-        /// <summary><see cref="MonitorEventKind.MonitorStopped"/>.</summary>
-        MonitorStopped = MonitorEventKind.MonitorStopped,
+        /// <summary>Monitoring of the socket stopped.</summary>
+        MonitorStopped = 0x0400,
 
-        /// <summary><see cref="MonitorEventKind.HandshakeFailedNoDetail"/>.</summary>
-        HandshakeFailedNoDetail = MonitorEventKind.HandshakeFailedNoDetail,
+        /// <summary>The ZMTP handshake failed for a reason without detail, such as a transport error; the value is the errno.</summary>
+        HandshakeFailedNoDetail = 0x0800,
 
-        /// <summary><see cref="MonitorEventKind.HandshakeSucceeded"/>.</summary>
-        HandshakeSucceeded = MonitorEventKind.HandshakeSucceeded,
+        /// <summary>The ZMTP handshake (including the security mechanism) succeeded.</summary>
+        HandshakeSucceeded = 0x1000,
 
-        /// <summary><see cref="MonitorEventKind.HandshakeFailedProtocol"/>.</summary>
-        HandshakeFailedProtocol = MonitorEventKind.HandshakeFailedProtocol,
+        /// <summary>The handshake failed on a protocol error; see <see cref="MonitorEvent.ProtocolError"/>.</summary>
+        HandshakeFailedProtocol = 0x2000,
 
-        /// <summary><see cref="MonitorEventKind.HandshakeFailedAuth"/>.</summary>
-        HandshakeFailedAuth = MonitorEventKind.HandshakeFailedAuth,
+        /// <summary>The handshake failed because the ZAP handler refused the peer; see <see cref="MonitorEvent.ZapStatusCode"/>.</summary>
+        HandshakeFailedAuth = 0x4000,
 
         /// <summary>The three handshake failures.</summary>
         HandshakeFailed = HandshakeFailedNoDetail | HandshakeFailedProtocol | HandshakeFailedAuth,
@@ -64,8 +65,12 @@ namespace NetZeroMQ
         /// <summary>Every event libzmq 4.3 defines (<c>ZMQ_EVENT_ALL</c>, 0xFFFF).</summary>
         All = 0xFFFF,
 
-        /// <summary><see cref="MonitorEventKind.PipesStats"/>: only with <see cref="MonitorProtocol.V2"/>.</summary>
-        PipesStats = MonitorEventKind.PipesStats,
+        /// <summary>
+        /// The queue lengths of one connection, reported by the v2 protocol only (draft API) after
+        /// <see cref="SocketMonitor.RequestPipesStats"/>: <see cref="MonitorEvent.Values"/> holds the messages queued outbound
+        /// and inbound (ZMQ_EVENT_PIPES_STATS). Only with <see cref="MonitorProtocol.V2"/>.
+        /// </summary>
+        PipesStats = 0x10000,
 
         /// <summary>Every event of the v2 protocol (<c>ZMQ_EVENT_ALL_V2</c>): <see cref="All"/> and <see cref="PipesStats"/>.</summary>
         AllV2 = All | PipesStats,

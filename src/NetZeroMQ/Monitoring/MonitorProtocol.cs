@@ -15,7 +15,7 @@ namespace NetZeroMQ
         /// The draft protocol (<c>zmq_socket_monitor_versioned</c>, version 2; only libzmq builds with the draft API): a 64-bit
         /// event, any number of 64-bit values, and both the local and the remote endpoint of the connection
         /// (<see cref="MonitorEvent.LocalEndpoint"/>, <see cref="MonitorEvent.RemoteEndpoint"/>); it adds
-        /// <see cref="MonitorEventKind.PipesStats"/>.
+        /// <see cref="MonitorEvents.PipesStats"/>.
         /// </summary>
         V2 = 2,
     }

@@ -1,7 +1,7 @@
 namespace NetZeroMQ
 {
     /// <summary>
-    /// Why a handshake failed, for <see cref="MonitorEventKind.HandshakeFailedProtocol"/> (<c>ZMQ_PROTOCOL_ERROR_*</c>).
+    /// Why a handshake failed, for <see cref="MonitorEvents.HandshakeFailedProtocol"/> (<c>ZMQ_PROTOCOL_ERROR_*</c>).
     /// See <see href="http://api.zeromq.org/4-3:zmq-socket-monitor">zmq_socket_monitor</see>.
     /// </summary>
     public enum ProtocolError : uint

@@ -19,7 +19,7 @@ namespace NetZeroMQ
 
         /// <summary>
         /// Asks the monitored socket for the queue lengths of each of its connections (<c>zmq_socket_monitor_pipes_stats</c>):
-        /// each answers with a <see cref="MonitorEventKind.PipesStats"/> event on this monitor. Needs a v2 monitor started with
+        /// each answers with a <see cref="MonitorEvents.PipesStats"/> event on this monitor. Needs a v2 monitor started with
         /// <see cref="MonitorEvents.PipesStats"/>. This is a call on the monitored socket: make it from the thread that uses it.
         /// The answers reach the monitored socket as libzmq commands, which it handles when it is next used (a send, a receive,
         /// reading <see cref="SocketOptions.Events"/>): only then are the events emitted.
@@ -109,7 +109,7 @@ namespace NetZeroMQ
             }
 
             _pair.Recv(_address);
-            return new MonitorEvent((MonitorEventKind)kind, values, local, _address.GetString());
+            return new MonitorEvent((MonitorEvents)kind, values, local, _address.GetString());
         }
 
         private static ulong ReadUInt64(Message frame, string what)

@@ -24,7 +24,7 @@ namespace NetZeroMQ
     /// events could block libzmq's I/O or reaper thread. Stopping is a call on the monitored socket, so it takes that socket's
     /// guard. (1) Free socket: <c>zmq_socket_monitor(s, NULL, 0)</c> under the guard; libzmq stops at once. (2) Disposed
     /// socket: its <c>zmq_close</c> ends monitoring when libzmq destroys it (after its linger); Dispose waits for libzmq's
-    /// <see cref="MonitorEventKind.MonitorStopped"/> (always requested internally, and only reported if asked for), at most
+    /// <see cref="MonitorEvents.MonitorStopped"/> (always requested internally, and only reported if asked for), at most
     /// <see cref="StopWait"/>. (3) Socket in use by another thread (for example blocked in a receive): Dispose waits up to
     /// <see cref="BusyWait"/> for it to become free, then stops monitoring while holding a native reference instead of the
     /// guard, so the socket cannot be closed meanwhile. That is the one call this library makes on a socket another thread is
@@ -326,7 +326,7 @@ namespace NetZeroMQ
 
             // libzmq sends all frames of an event together: the others are already here. The header is copied out under the
             // message's guard: a Dispose on another thread may release _header as soon as the copy is done.
-            MonitorEventKind kind;
+            MonitorEvents kind;
             if (_protocol == MonitorProtocol.V2)
             {
                 monitorEvent = ReadV2();
@@ -342,17 +342,17 @@ namespace NetZeroMQ
                     throw new InvalidOperationException("Malformed monitor event (" + size + " bytes): not libzmq's v1 monitor protocol.");
                 }
 
-                kind = (MonitorEventKind)MemoryMarshal.Read<ushort>(header);
+                kind = (MonitorEvents)MemoryMarshal.Read<ushort>(header);
                 uint value = MemoryMarshal.Read<uint>(header.Slice(2));
                 _pair.Recv(_address);
                 monitorEvent = new MonitorEvent(kind, value, _address.GetString());
             }
 
-            if (kind == MonitorEventKind.MonitorStopped)
+            if (kind == MonitorEvents.MonitorStopped)
             {
                 _stopSeen = true;
             }
-            else if ((kind & (MonitorEventKind)MonitorEvents.HandshakeFailed) != 0 && NetZeroMQEventSource.Log.IsEnabled())
+            else if ((kind & MonitorEvents.HandshakeFailed) != 0 && NetZeroMQEventSource.Log.IsEnabled())
             {
                 NetZeroMQEventSource.Log.HandshakeFailed(monitorEvent.Endpoint, HandshakeFailure(monitorEvent));
             }

@@ -12,7 +12,7 @@ namespace NetZeroMQ
         /// <remarks>
         /// <para>Only connection-oriented transports (tcp, ipc, tipc) report events; inproc reports none.</para>
         /// <para>A socket has one monitor at a time: monitoring it again stops the previous monitor (which then reports
-        /// <see cref="MonitorEventKind.MonitorStopped"/>, if it asked for that, and nothing more). Monitoring again after a monitor
+        /// <see cref="MonitorEvents.MonitorStopped"/>, if it asked for that, and nothing more). Monitoring again after a monitor
         /// was disposed works as the first time.</para>
         /// <para>This is a call on the socket: make it from the thread that uses the socket.</para>
         /// </remarks>

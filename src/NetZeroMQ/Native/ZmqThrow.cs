@@ -63,6 +63,15 @@ namespace NetZeroMQ
         [MethodImpl(MethodImplOptions.NoInlining)]
         internal static void Disposed(object owner) => throw new ObjectDisposedException(owner.GetType().FullName);
 
+        /// <summary>Throws <see cref="ObjectDisposedException"/> for <paramref name="owner"/>, with <paramref name="hint"/> (why it
+        /// was disposed and what to do instead) as its message when there is one.</summary>
+        [DoesNotReturn]
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static void Disposed(object owner, string? hint) =>
+            throw (hint is null
+                ? new ObjectDisposedException(owner.GetType().FullName)
+                : new ObjectDisposedException(owner.GetType().FullName, hint));
+
         [DoesNotReturn]
         [MethodImpl(MethodImplOptions.NoInlining)]
         internal static void ConcurrentUse(object owner) =>

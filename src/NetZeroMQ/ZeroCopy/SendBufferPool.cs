@@ -61,8 +61,9 @@ namespace NetZeroMQ
         internal static readonly void* FreePointer = (void*)Marshal.GetFunctionPointerForDelegate(s_free);
 #endif
 
-        /// <summary>Buffers rented and not returned yet (sent, in flight, or held in a received message): for tests.</summary>
-        internal static long Outstanding
+        /// <summary>Buffers rented and not returned yet (sent, in flight, or held in a received message). Private: nothing in
+        /// the library needs the sum; the tests read it through reflection (tests/NetZeroMQ.Tests/TestUtilities/LibraryInternals.cs).</summary>
+        private static long Outstanding
         {
             get
             {

@@ -109,6 +109,39 @@ namespace NetZeroMQ.Tests.Async
         }
 
         [Fact(Timeout = TestTimeouts.TestMilliseconds)]
+        public async Task RecvAllAsync_MessageKeptAfterTheLoop_ThrowsObjectDisposedSayingItIsReusedAndHowToKeepIt()
+        {
+            using Context context = Zmq.NewContext();
+            using Socket push = Zmq.NewSocket(context, SocketType.Push);
+            using Socket pull = Zmq.NewSocket(context, SocketType.Pull);
+            pull.Bind("inproc://recv-all-kept");
+            push.Connect("inproc://recv-all-kept");
+            push.Send("first");
+            push.Send("second");
+
+            Message? kept = null;
+            var copies = new System.Collections.Generic.List<string>();
+            await foreach (Message message in pull.RecvAllAsync())
+            {
+                kept ??= message;
+                Assert.Same(kept, message); // one message, reused
+                copies.Add(message.GetString());
+                if (copies.Count == 2)
+                {
+                    break;
+                }
+            }
+
+            Assert.Equal(new[] { "first", "second" }, copies);
+            Assert.True(kept!.IsDisposed);
+            ObjectDisposedException e = Assert.Throws<ObjectDisposedException>(() => kept.GetString());
+            Assert.Contains("RecvAllAsync", e.Message);
+            Assert.Contains("reuses one Message", e.Message);
+            Assert.Contains("ToArray()", e.Message);
+            Assert.Equal("Message(disposed)", kept.ToString());
+        }
+
+        [Fact(Timeout = TestTimeouts.TestMilliseconds)]
         public async Task DealerRouter_SendAndRecvPendingTogether_BothComplete()
         {
             using Context context = Zmq.NewContext();

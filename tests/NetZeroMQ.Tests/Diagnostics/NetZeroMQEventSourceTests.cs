@@ -72,7 +72,7 @@ namespace NetZeroMQ.Tests.Diagnostics
             client.Connect(endpoint);
 
             MonitorEvent outcome = monitor.Recv(TestTimeouts.Expected);
-            Assert.Equal(MonitorEventKind.HandshakeFailedAuth, outcome.Kind);
+            Assert.Equal(MonitorEvents.HandshakeFailedAuth, outcome.Kind);
 
             Event denied = listener.Single("AuthenticationDenied", e => (string)e["domain"] == "global" && (int)e["statusCode"] == 400);
             Assert.Equal("PLAIN", denied["mechanism"]);

@@ -8,7 +8,7 @@ namespace NetZeroMQ.Tests.Monitoring
     internal static class MonitorTestExtensions
     {
         /// <summary>Reads events until one of <paramref name="kind"/> arrives (bounded); returns it and everything read before it.</summary>
-        internal static MonitorEvent WaitFor(this SocketMonitor monitor, MonitorEventKind kind, List<MonitorEvent>? seen = null)
+        internal static MonitorEvent WaitFor(this SocketMonitor monitor, MonitorEvents kind, List<MonitorEvent>? seen = null)
         {
             var clock = Stopwatch.StartNew();
             while (true)

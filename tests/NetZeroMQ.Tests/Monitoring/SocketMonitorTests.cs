@@ -26,20 +26,20 @@ namespace NetZeroMQ.Tests.Monitoring
 
             var serverSeen = new List<MonitorEvent>();
             var clientSeen = new List<MonitorEvent>();
-            Assert.Equal(endpoint, serverMonitor.WaitFor(MonitorEventKind.Listening, serverSeen).Endpoint);
-            Assert.Equal(endpoint, serverMonitor.WaitFor(MonitorEventKind.Accepted, serverSeen).Endpoint);
-            Assert.Equal(endpoint, serverMonitor.WaitFor(MonitorEventKind.HandshakeSucceeded, serverSeen).Endpoint);
-            Assert.Equal(endpoint, clientMonitor.WaitFor(MonitorEventKind.Connected, clientSeen).Endpoint);
-            Assert.Equal(endpoint, clientMonitor.WaitFor(MonitorEventKind.HandshakeSucceeded, clientSeen).Endpoint);
+            Assert.Equal(endpoint, serverMonitor.WaitFor(MonitorEvents.Listening, serverSeen).Endpoint);
+            Assert.Equal(endpoint, serverMonitor.WaitFor(MonitorEvents.Accepted, serverSeen).Endpoint);
+            Assert.Equal(endpoint, serverMonitor.WaitFor(MonitorEvents.HandshakeSucceeded, serverSeen).Endpoint);
+            Assert.Equal(endpoint, clientMonitor.WaitFor(MonitorEvents.Connected, clientSeen).Endpoint);
+            Assert.Equal(endpoint, clientMonitor.WaitFor(MonitorEvents.HandshakeSucceeded, clientSeen).Endpoint);
 
             client.Send("ping");
             Assert.Equal("ping", server.RecvString());
             clientMonitor.Dispose();
             client.Dispose();
-            Assert.Equal(endpoint, serverMonitor.WaitFor(MonitorEventKind.Disconnected, serverSeen).Endpoint);
+            Assert.Equal(endpoint, serverMonitor.WaitFor(MonitorEvents.Disconnected, serverSeen).Endpoint);
 
             server.Unbind(endpoint);
-            MonitorEvent closed = serverMonitor.WaitFor(MonitorEventKind.Closed, serverSeen);
+            MonitorEvent closed = serverMonitor.WaitFor(MonitorEvents.Closed, serverSeen);
             Assert.Equal(endpoint, closed.Endpoint);
         }
 
@@ -63,8 +63,8 @@ namespace NetZeroMQ.Tests.Monitoring
 
             MonitorEvent failure = monitor.Recv(TestTimeouts.Expected);
 
-            Assert.NotEqual(MonitorEventKind.HandshakeSucceeded, failure.Kind);
-            Assert.Equal(MonitorEventKind.HandshakeFailedProtocol, failure.Kind);
+            Assert.NotEqual(MonitorEvents.HandshakeSucceeded, failure.Kind);
+            Assert.Equal(MonitorEvents.HandshakeFailedProtocol, failure.Kind);
             Assert.Equal(ProtocolError.ZmtpCryptographic, failure.ProtocolError);
             Assert.Equal(endpoint, failure.Endpoint);
         }
@@ -98,7 +98,7 @@ namespace NetZeroMQ.Tests.Monitoring
             Assert.Equal(1, poller.Poll(TestTimeouts.Expected));
             Assert.True(poller.IsReadable(index));
             Assert.True(monitor.TryRecv(out MonitorEvent? listening));
-            Assert.Equal(MonitorEventKind.Listening, listening.Kind);
+            Assert.Equal(MonitorEvents.Listening, listening.Kind);
             Assert.Equal(endpoint, listening.Endpoint);
         }
 
@@ -127,9 +127,9 @@ namespace NetZeroMQ.Tests.Monitoring
             using SocketMonitor first = socket.Monitor(MonitorEvents.Listening | MonitorEvents.MonitorStopped);
             using SocketMonitor second = socket.Monitor(MonitorEvents.Listening);
 
-            Assert.Equal(MonitorEventKind.MonitorStopped, first.Recv(TestTimeouts.Expected).Kind);
+            Assert.Equal(MonitorEvents.MonitorStopped, first.Recv(TestTimeouts.Expected).Kind);
             Transports.BindAnywhere(socket, "tcp");
-            Assert.Equal(MonitorEventKind.Listening, second.Recv(TestTimeouts.Expected).Kind);
+            Assert.Equal(MonitorEvents.Listening, second.Recv(TestTimeouts.Expected).Kind);
             Assert.False(first.TryRecv(TestTimeouts.Absent, out _));
             first.Dispose();
             Assert.False(second.TryRecv(TestTimeouts.Absent, out _)); // the older monitor's Dispose did not stop the newer one
@@ -180,7 +180,7 @@ namespace NetZeroMQ.Tests.Monitoring
             Assert.Equal("still works", received);
             using SocketMonitor again = pull.Monitor(MonitorEvents.Listening);
             Transports.BindAnywhere(pull, "tcp");
-            Assert.Equal(MonitorEventKind.Listening, again.Recv(TestTimeouts.Expected).Kind);
+            Assert.Equal(MonitorEvents.Listening, again.Recv(TestTimeouts.Expected).Kind);
         }
 
         [Fact]

@@ -28,9 +28,9 @@ namespace NetZeroMQ.Tests.Monitoring
             string endpoint = Transports.BindAnywhere(server, "tcp");
             client.Connect(endpoint);
 
-            MonitorEvent listening = serverMonitor.WaitFor(MonitorEventKind.Listening);
-            MonitorEvent accepted = serverMonitor.WaitFor(MonitorEventKind.Accepted);
-            MonitorEvent connected = clientMonitor.WaitFor(MonitorEventKind.Connected);
+            MonitorEvent listening = serverMonitor.WaitFor(MonitorEvents.Listening);
+            MonitorEvent accepted = serverMonitor.WaitFor(MonitorEvents.Accepted);
+            MonitorEvent connected = clientMonitor.WaitFor(MonitorEvents.Connected);
 
             Assert.Equal(MonitorProtocol.V2, accepted.Protocol);
             Assert.Equal(endpoint, listening.LocalEndpoint);
@@ -67,7 +67,7 @@ namespace NetZeroMQ.Tests.Monitoring
 
             string endpoint = Transports.BindAnywhere(server, "tcp");
             client.Connect(endpoint);
-            monitor.WaitFor(MonitorEventKind.HandshakeSucceeded);
+            monitor.WaitFor(MonitorEvents.HandshakeSucceeded);
             client.Send("one");
             Assert.Equal("one", server.RecvString());
 
@@ -84,7 +84,7 @@ namespace NetZeroMQ.Tests.Monitoring
                 while (stats is null && monitor.TryRecv(TimeSpan.FromMilliseconds(20), out MonitorEvent? next))
                 {
                     seen.Add(next);
-                    stats = next.Kind == MonitorEventKind.PipesStats ? next : null;
+                    stats = next.Kind == MonitorEvents.PipesStats ? next : null;
                 }
             }
 

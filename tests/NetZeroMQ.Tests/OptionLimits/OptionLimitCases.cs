@@ -175,35 +175,35 @@ namespace NetZeroMQ.Tests.OptionLimits
             yield return ContextCaseOf("MaxSockets", 65535, Works, c => c.MaxSockets = 65535);
             yield return ContextCaseOf("MaxSockets", 65536, Refused, c => c.MaxSockets = 65536);
             yield return ContextCaseOf("MaxSockets", int.MaxValue, Refused, c => c.MaxSockets = int.MaxValue);
-            yield return ContextCaseOf("MaxSockets", 0, Refused, c => c.SetOption(ContextOption.MaxSockets, 0));
+            yield return ContextCaseOf("MaxSockets", 0, Refused, c => c.SetOption(ContextOptions.MaxSockets, 0));
             foreach (int policy in new[] { 0, 3, 5 })
             {
-                yield return ContextCaseOf("ThreadSchedulingPolicy", policy, Works, c => c.SetOption(ContextOption.ThreadSchedulingPolicy, policy));
+                yield return ContextCaseOf("ThreadSchedulingPolicy", policy, Works, c => c.SetOption(ContextOptions.ThreadSchedulingPolicy, policy));
             }
 
             foreach (int policy in new[] { 4, 6, 7, 1000 })
             {
-                yield return ContextCaseOf("ThreadSchedulingPolicy", policy, Refused, c => c.SetOption(ContextOption.ThreadSchedulingPolicy, policy));
+                yield return ContextCaseOf("ThreadSchedulingPolicy", policy, Refused, c => c.SetOption(ContextOptions.ThreadSchedulingPolicy, policy));
             }
 
             // As root (CAP_SYS_NICE) libzmq's threads may take real-time priorities and nice -20; without it they may not.
             string privileged = HasSysNice() ? Works : RefusedAtStart;
-            yield return ContextCaseOf("ThreadSchedulingPolicy", "1 without ThreadPriority", RefusedAtStart, c => c.SetOption(ContextOption.ThreadSchedulingPolicy, 1));
-            yield return ContextCaseOf("ThreadPriority", "99 with SCHED_FIFO", privileged, c => { c.SetOption(ContextOption.ThreadSchedulingPolicy, 1); c.SetThreadPriority(99); });
-            yield return ContextCaseOf("ThreadPriority", "1 with SCHED_RR", privileged, c => { c.SetOption(ContextOption.ThreadSchedulingPolicy, 2); c.SetThreadPriority(1); });
-            yield return ContextCaseOf("ThreadPriority", "0 with SCHED_FIFO", RefusedAtStart, c => { c.SetOption(ContextOption.ThreadSchedulingPolicy, 1); c.SetThreadPriority(0); });
+            yield return ContextCaseOf("ThreadSchedulingPolicy", "1 without ThreadPriority", RefusedAtStart, c => c.SetOption(ContextOptions.ThreadSchedulingPolicy, 1));
+            yield return ContextCaseOf("ThreadPriority", "99 with SCHED_FIFO", privileged, c => { c.SetOption(ContextOptions.ThreadSchedulingPolicy, 1); c.SetThreadPriority(99); });
+            yield return ContextCaseOf("ThreadPriority", "1 with SCHED_RR", privileged, c => { c.SetOption(ContextOptions.ThreadSchedulingPolicy, 2); c.SetThreadPriority(1); });
+            yield return ContextCaseOf("ThreadPriority", "0 with SCHED_FIFO", RefusedAtStart, c => { c.SetOption(ContextOptions.ThreadSchedulingPolicy, 1); c.SetThreadPriority(0); });
             yield return ContextCaseOf("ThreadPriority", 100, Refused, c => c.SetThreadPriority(100));
             yield return ContextCaseOf("ThreadPriority", "0 (nice -20)", privileged, c => c.SetThreadPriority(0));
             long[] cpus = AllowedCpus();
             long highest = cpus.Max();
-            yield return ContextCaseOf("ThreadAffinityCpuAdd", "highest allowed CPU", Works, c => c.SetOption(ContextOption.ThreadAffinityCpuAdd, (int)highest));
+            yield return ContextCaseOf("ThreadAffinityCpuAdd", "highest allowed CPU", Works, c => c.SetOption(ContextOptions.ThreadAffinityCpuAdd, (int)highest));
             if (!cpus.Contains(highest + 1))
             {
-                yield return ContextCaseOf("ThreadAffinityCpuAdd", "highest allowed CPU + 1", Refused, c => c.SetOption(ContextOption.ThreadAffinityCpuAdd, (int)highest + 1));
+                yield return ContextCaseOf("ThreadAffinityCpuAdd", "highest allowed CPU + 1", Refused, c => c.SetOption(ContextOptions.ThreadAffinityCpuAdd, (int)highest + 1));
             }
 
-            yield return ContextCaseOf("ThreadAffinityCpuAdd", 1024, Refused, c => c.SetOption(ContextOption.ThreadAffinityCpuAdd, 1024));
-            yield return ContextCaseOf("ThreadNamePrefix", int.MinValue, Works, c => c.SetOption(ContextOption.ThreadNamePrefix, int.MinValue));
+            yield return ContextCaseOf("ThreadAffinityCpuAdd", 1024, Refused, c => c.SetOption(ContextOptions.ThreadAffinityCpuAdd, 1024));
+            yield return ContextCaseOf("ThreadNamePrefix", int.MinValue, Works, c => c.SetOption(ContextOptions.ThreadNamePrefix, int.MinValue));
 
             // The I/O thread limit, found by the setter and then used: at the limit the threads start and the socket works.
             yield return new Case("nofile-1024", "IOThreads", "the largest value accepted", Works, () =>
@@ -229,10 +229,10 @@ namespace NetZeroMQ.Tests.OptionLimits
             yield return new Case("no-sys-nice", "ThreadPriority", "0 (nice -20, unprivileged)", RefusedAtStart, () => ContextCase("ThreadPriority", c => c.SetThreadPriority(0)));
             yield return new Case("no-sys-nice", "ThreadPriority", "50 with SCHED_FIFO (unprivileged)", RefusedAtStart, () => ContextCase("ThreadPriority", c =>
             {
-                c.SetOption(ContextOption.ThreadSchedulingPolicy, 1);
+                c.SetOption(ContextOptions.ThreadSchedulingPolicy, 1);
                 c.SetThreadPriority(50);
             }));
-            yield return new Case("no-sys-nice", "ThreadSchedulingPolicy", "5 (SCHED_IDLE, unprivileged)", Works, () => ContextCase("ThreadSchedulingPolicy", c => c.SetOption(ContextOption.ThreadSchedulingPolicy, 5)));
+            yield return new Case("no-sys-nice", "ThreadSchedulingPolicy", "5 (SCHED_IDLE, unprivileged)", Works, () => ContextCase("ThreadSchedulingPolicy", c => c.SetOption(ContextOptions.ThreadSchedulingPolicy, 5)));
         }
 
         private static void Heartbeats(Socket socket, int ttlMs)

@@ -47,8 +47,8 @@ namespace NetZeroMQ.Tests.OptionLimits
                 nameof(SocketOptions.BindToDevice), nameof(SocketOptions.UseFd), nameof(SocketOptions.MulticastHops),
                 nameof(SocketOptions.MulticastMaxTpdu), nameof(SocketOptions.Rate), nameof(SocketOptions.RecoveryInterval),
                 nameof(SocketOptions.InBatchSize), nameof(SocketOptions.OutBatchSize),
-                nameof(ContextOption.IOThreads), nameof(ContextOption.MaxSockets), nameof(ContextOption.ThreadSchedulingPolicy),
-                "ThreadPriority", nameof(ContextOption.ThreadAffinityCpuAdd),
+                nameof(ContextOptions.IOThreads), nameof(ContextOptions.MaxSockets), nameof(ContextOptions.ThreadSchedulingPolicy),
+                "ThreadPriority", nameof(ContextOptions.ThreadAffinityCpuAdd),
             };
 
             foreach (string option in limited)
@@ -166,7 +166,7 @@ namespace NetZeroMQ.Tests.OptionLimits
             using Context context = Zmq.NewContext();
             using Socket socket = new Socket(context, SocketType.Dealer);
 
-            ZmqException e = Assert.Throws<ZmqException>(() => socket.GetOption(SocketOption.String(9999, "Bogus")));
+            ZmqException e = Assert.Throws<ZmqException>(() => socket.GetOption(SocketOptions.CustomString(9999, "Bogus")));
 
             Assert.Equal(ZmqError.InvalidArgument, e.Error);
             Assert.Equal("Bogus", e.Option);

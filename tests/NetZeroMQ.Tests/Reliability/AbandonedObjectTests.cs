@@ -85,10 +85,10 @@ namespace NetZeroMQ.Tests.Reliability
         private static void AbandonContext(int unreachablePort, int i)
         {
             var context = new Context { DefaultLinger = Timeout.InfiniteTimeSpan };
-            Socket push = context.CreateSocket(SocketType.Push);
+            Socket push = new Socket(context, SocketType.Push);
             push.Connect("tcp://127.0.0.1:" + unreachablePort.ToString(CultureInfo.InvariantCulture));
             push.TrySend("never delivered");
-            Socket pull = context.CreateSocket(SocketType.Pull);
+            Socket pull = new Socket(context, SocketType.Pull);
             pull.Bind(i % 2 == 0 ? "tcp://127.0.0.1:*" : "ipc://*");
             if (i % 3 == 0)
             {
@@ -109,7 +109,7 @@ namespace NetZeroMQ.Tests.Reliability
         [MethodImpl(MethodImplOptions.NoInlining)]
         private static void AbandonSocket(Context live, int unreachablePort, int i)
         {
-            Socket socket = live.CreateSocket(i % 2 == 0 ? SocketType.Push : SocketType.Dealer);
+            Socket socket = new Socket(live, i % 2 == 0 ? SocketType.Push : SocketType.Dealer);
             socket.Linger = Timeout.InfiniteTimeSpan;
             socket.Connect("tcp://127.0.0.1:" + unreachablePort.ToString(CultureInfo.InvariantCulture));
             socket.TrySend("never delivered");

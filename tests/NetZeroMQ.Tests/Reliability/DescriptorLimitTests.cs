@@ -86,8 +86,8 @@ namespace NetZeroMQ.Tests.Reliability
             using var context = new Context { DefaultLinger = TimeSpan.Zero };
 
             // A blocking pair made first, used again at the limit.
-            using Socket syncPull = context.CreateSocket(SocketType.Pull);
-            using Socket syncPush = context.CreateSocket(SocketType.Push);
+            using Socket syncPull = new Socket(context, SocketType.Pull);
+            using Socket syncPush = new Socket(context, SocketType.Push);
             syncPush.Connect(Transports.BindAnywhere(syncPull, "tcp"));
 
             var pulls = new List<(Socket Pull, string Endpoint, Task<string> Received)>();
@@ -96,7 +96,7 @@ namespace NetZeroMQ.Tests.Reliability
                 Socket? pull = null;
                 try
                 {
-                    pull = context.CreateSocket(SocketType.Pull);
+                    pull = new Socket(context, SocketType.Pull);
                     pull.Bind("tcp://127.0.0.1:*");
                     pulls.Add((pull, pull.LastEndpoint!, pull.RecvStringAsync().AsTask()));
                 }
@@ -117,7 +117,7 @@ namespace NetZeroMQ.Tests.Reliability
                 Socket? push = null;
                 try
                 {
-                    push = context.CreateSocket(SocketType.Push);
+                    push = new Socket(context, SocketType.Push);
                     push.Connect(pulls[i].Endpoint);
                     push.Send("pair " + i.ToString(CultureInfo.InvariantCulture));
                     pushes.Add(push);
@@ -171,8 +171,8 @@ namespace NetZeroMQ.Tests.Reliability
             }
 
             Thread.Sleep((2 * DescriptorHeadroom.PromiseWindowMs) + 100);
-            using (Socket pull = context.CreateSocket(SocketType.Pull))
-            using (Socket push = context.CreateSocket(SocketType.Push))
+            using (Socket pull = new Socket(context, SocketType.Pull))
+            using (Socket push = new Socket(context, SocketType.Push))
             {
                 pull.Bind("tcp://127.0.0.1:*");
                 Task<string> received = pull.RecvStringAsync().AsTask();
@@ -203,8 +203,8 @@ namespace NetZeroMQ.Tests.Reliability
         {
             LowerLimit(int.Parse(args[0], CultureInfo.InvariantCulture));
             using var context = new Context { DefaultLinger = TimeSpan.Zero };
-            using Socket pull = context.CreateSocket(SocketType.Pull);
-            using Socket push = context.CreateSocket(SocketType.Push);
+            using Socket pull = new Socket(context, SocketType.Pull);
+            using Socket push = new Socket(context, SocketType.Push);
             push.Connect(Transports.BindAnywhere(pull, "tcp"));
 
             // Take every descriptor left, then try; only then write anything (the console needs nothing new, but be sure).

@@ -31,7 +31,7 @@ namespace NetZeroMQ.Tests.Reliability
             string? firstWrong = null;
             for (int round = 0; round < Rounds; round++)
             {
-                Socket socket = context.CreateSocket(round % 2 == 0 ? SocketType.Pull : SocketType.Sub);
+                Socket socket = new Socket(context, round % 2 == 0 ? SocketType.Pull : SocketType.Sub);
                 socket.ReceiveTimeout = Timeout.InfiniteTimeSpan;
                 socket.Bind(Transports.BindEndpoint(round % 3 == 0 ? "tcp" : "inproc"));
                 int kind = round % 4;
@@ -120,7 +120,7 @@ namespace NetZeroMQ.Tests.Reliability
 
             for (int round = 0; round < rounds; round++)
             {
-                Socket socket = context.CreateSocket(round % 2 == 0 ? SocketType.Pair : SocketType.Dealer);
+                Socket socket = new Socket(context, round % 2 == 0 ? SocketType.Pair : SocketType.Dealer);
                 if (round % 8 == 0)
                 {
                     socket.Bind(Transports.BindEndpoint("inproc"));

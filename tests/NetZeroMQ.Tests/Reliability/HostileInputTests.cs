@@ -80,7 +80,7 @@ namespace NetZeroMQ.Tests.Reliability
             Bind("endpoint-tcp-port-too-big", Arg, "tcp://127.0.0.1:99999"),
             Bind("endpoint-tcp-port-65536", Arg, "tcp://127.0.0.1:65536"),
             Connect("connect-tcp-source-port-too-big", Arg, "tcp://127.0.0.1:70000;127.0.0.1:5555"),
-            new Case("bind-tcp-port-65535-accepted", "ok", c => { using Socket s = c.CreateSocket(SocketType.Push); s.Connect("tcp://127.0.0.1:65535"); }),
+            new Case("bind-tcp-port-65535-accepted", "ok", c => { using Socket s = new Socket(c, SocketType.Push); s.Connect("tcp://127.0.0.1:65535"); }),
             Bind("endpoint-tcp-bad-ipv6", Arg, "tcp://[::1:*"),
             Bind("endpoint-tcp-unpaired-surrogate", Arg, "tcp://\uD800:1"),
             Bind("endpoint-inproc-empty", Arg, "inproc://"),
@@ -91,11 +91,11 @@ namespace NetZeroMQ.Tests.Reliability
             Connect("connect-tcp-port-zero-text", Arg, "tcp://127.0.0.1:abc"),
             Connect("connect-unknown-scheme", "ZmqException:ProtocolNotSupported", "bogus://x"),
             // libzmq 4.3.4 accepts these and then aborts the process in its I/O thread when NORM cannot use the address.
-            new Case("connect-norm-empty-address-pub", Arg, c => { using Socket s = c.CreateSocket(SocketType.Pub); s.Connect("norm://:5555"); }),
-            new Case("connect-norm-empty-address-sub", Arg, c => { using Socket s = c.CreateSocket(SocketType.Sub); s.Connect("norm://:5555"); }),
-            new Case("bind-norm-ipv6-in-brackets-pub", Arg, c => { using Socket s = c.CreateSocket(SocketType.Pub); s.Bind("norm://[ff02::1]:5555"); }),
-            new Case("unbind-never-bound", "ZmqException:EndpointNotFound", c => { using Socket s = c.CreateSocket(SocketType.Pull); s.Unbind("tcp://127.0.0.1:1"); }),
-            new Case("disconnect-garbage", Arg, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.Disconnect("garbage"); }),
+            new Case("connect-norm-empty-address-pub", Arg, c => { using Socket s = new Socket(c, SocketType.Pub); s.Connect("norm://:5555"); }),
+            new Case("connect-norm-empty-address-sub", Arg, c => { using Socket s = new Socket(c, SocketType.Sub); s.Connect("norm://:5555"); }),
+            new Case("bind-norm-ipv6-in-brackets-pub", Arg, c => { using Socket s = new Socket(c, SocketType.Pub); s.Bind("norm://[ff02::1]:5555"); }),
+            new Case("unbind-never-bound", "ZmqException:EndpointNotFound", c => { using Socket s = new Socket(c, SocketType.Pull); s.Unbind("tcp://127.0.0.1:1"); }),
+            new Case("disconnect-garbage", Arg, c => { using Socket s = new Socket(c, SocketType.Pull); s.Disconnect("garbage"); }),
 
             // Option values of wrong sizes and types
             Raw("raw-int-option-3-bytes", Arg, SocketOptions.SendHighWatermark.Id, 3),
@@ -106,37 +106,37 @@ namespace NetZeroMQ.Tests.Reliability
             Raw("raw-negative-option", Inval, -1, 4),
             Raw("raw-routing-id-empty", Arg, SocketOptions.RoutingId.Id, 0),
             Raw("raw-routing-id-256", Arg, SocketOptions.RoutingId.Id, 256),
-            new Case("int-as-long-key", Inval, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.SetOption(SocketOption.Int64(SocketOptions.SendHighWatermark.Id, "hwm as long"), 5L); }),
-            new Case("long-as-int-key", Inval, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.SetOption(SocketOption.Int32(SocketOptions.MaxMessageSize.Id, "maxmsg as int"), 5); }),
-            new Case("hwm-negative", Inval, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.SendHighWatermark = -5; }),
-            new Case("linger-negative", ArgRange, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.Linger = TimeSpan.FromMilliseconds(-5); }),
-            new Case("linger-too-large", ArgRange, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.Linger = TimeSpan.FromDays(1000); }),
-            new Case("get-raw-int-short-buffer", Arg, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.GetOptionRaw(SocketOptions.SendHighWatermark.Id, new byte[3]); }),
-            new Case("get-raw-unknown", Inval, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.GetOptionRaw(9999, new byte[4]); }),
-            new Case("get-raw-string-zero-buffer", Inval, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.Bind("tcp://127.0.0.1:*"); s.GetOptionRaw(SocketOptions.LastEndpoint.Id, Span<byte>.Empty); }),
-            new Case("get-write-only", nameof(InvalidOperationException), c => { using Socket s = c.CreateSocket(SocketType.Sub); s.GetOption(SocketOptions.Subscribe); }),
-            new Case("set-read-only", nameof(InvalidOperationException), c => { using Socket s = c.CreateSocket(SocketType.Sub); s.SetOption(SocketOptions.LastEndpoint, "x"); }),
-            new Case("subscribe-on-push", Inval, c => { using Socket s = c.CreateSocket(SocketType.Push); s.Subscribe("x"); }),
-            new Case("socket-type-undefined", ArgRange, c => c.CreateSocket((SocketType)99)),
+            new Case("int-as-long-key", Inval, c => { using Socket s = new Socket(c, SocketType.Pull); s.SetOption(SocketOptions.CustomInt64(SocketOptions.SendHighWatermark.Id, "hwm as long"), 5L); }),
+            new Case("long-as-int-key", Inval, c => { using Socket s = new Socket(c, SocketType.Pull); s.SetOption(SocketOptions.CustomInt32(SocketOptions.MaxMessageSize.Id, "maxmsg as int"), 5); }),
+            new Case("hwm-negative", Inval, c => { using Socket s = new Socket(c, SocketType.Pull); s.SendHighWatermark = -5; }),
+            new Case("linger-negative", ArgRange, c => { using Socket s = new Socket(c, SocketType.Pull); s.Linger = TimeSpan.FromMilliseconds(-5); }),
+            new Case("linger-too-large", ArgRange, c => { using Socket s = new Socket(c, SocketType.Pull); s.Linger = TimeSpan.FromDays(1000); }),
+            new Case("get-raw-int-short-buffer", Arg, c => { using Socket s = new Socket(c, SocketType.Pull); s.GetOptionRaw(SocketOptions.SendHighWatermark.Id, new byte[3]); }),
+            new Case("get-raw-unknown", Inval, c => { using Socket s = new Socket(c, SocketType.Pull); s.GetOptionRaw(9999, new byte[4]); }),
+            new Case("get-raw-string-zero-buffer", Inval, c => { using Socket s = new Socket(c, SocketType.Pull); s.Bind("tcp://127.0.0.1:*"); s.GetOptionRaw(SocketOptions.LastEndpoint.Id, Span<byte>.Empty); }),
+            new Case("get-write-only", nameof(InvalidOperationException), c => { using Socket s = new Socket(c, SocketType.Sub); s.GetOption(SocketOptions.Subscribe); }),
+            new Case("set-read-only", nameof(InvalidOperationException), c => { using Socket s = new Socket(c, SocketType.Sub); s.SetOption(SocketOptions.LastEndpoint, "x"); }),
+            new Case("subscribe-on-push", Inval, c => { using Socket s = new Socket(c, SocketType.Push); s.Subscribe("x"); }),
+            new Case("socket-type-undefined", ArgRange, c => new Socket(c, (SocketType)99)),
             new Case("context-option-negative", ArgRange, c => c.IOThreads = -1),
-            new Case("context-option-unknown", Inval, c => c.SetOption((ContextOption)9999, 1)),
+            new Case("context-option-unknown", Inval, c => c.SetOption(ContextOptions.CustomInt32(9999, "Bogus"), 1)),
             new Case("message-negative-size", ArgRange, c => new Message(-1).Dispose()),
             new Case("poll-negative-timeout", ArgRange, c => { using var p = new Poller(); p.Poll(-2); }),
 
             // Strings: embedded NULs and invalid UTF-8
-            new Case("string-option-embedded-nul", Arg, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.SetOption(SocketOptions.ZapDomain, "a\0b"); }),
-            new Case("socks-proxy-embedded-nul", Arg, c => { using Socket s = c.CreateSocket(SocketType.Dealer); s.SetOption(SocketOptions.SocksProxy, "127.0.0.1:1080\0"); }),
-            new Case("string-option-null", ArgNull, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.SetOption(SocketOptions.ZapDomain, null!); }),
+            new Case("string-option-embedded-nul", Arg, c => { using Socket s = new Socket(c, SocketType.Pull); s.SetOption(SocketOptions.ZapDomain, "a\0b"); }),
+            new Case("socks-proxy-embedded-nul", Arg, c => { using Socket s = new Socket(c, SocketType.Dealer); s.SetOption(SocketOptions.SocksProxy, "127.0.0.1:1080\0"); }),
+            new Case("string-option-null", ArgNull, c => { using Socket s = new Socket(c, SocketType.Pull); s.SetOption(SocketOptions.ZapDomain, null!); }),
             new Case("string-option-invalid-utf8-read-back", "ok", c =>
             {
-                using Socket s = c.CreateSocket(SocketType.Pull);
+                using Socket s = new Socket(c, SocketType.Pull);
                 s.SetOptionRaw(SocketOptions.ZapDomain.Id, new byte[] { 0x61, 0xFF, 0xC0, 0x62 });
                 Expect(s.GetOption(SocketOptions.ZapDomain) == "a\uFFFD\uFFFDb", "ZapDomain read back as " + s.GetOption(SocketOptions.ZapDomain));
             }),
             new Case("recv-string-invalid-utf8", "ok", c =>
             {
-                using Socket pull = c.CreateSocket(SocketType.Pull);
-                using Socket push = c.CreateSocket(SocketType.Push);
+                using Socket pull = new Socket(c, SocketType.Pull);
+                using Socket push = new Socket(c, SocketType.Push);
                 pull.ReceiveTimeout = TestTimeouts.Expected;
                 pull.Bind("inproc://hostile-utf8");
                 push.Connect("inproc://hostile-utf8");
@@ -146,8 +146,8 @@ namespace NetZeroMQ.Tests.Reliability
             }),
             new Case("send-string-unpaired-surrogate", "ok", c =>
             {
-                using Socket pull = c.CreateSocket(SocketType.Pull);
-                using Socket push = c.CreateSocket(SocketType.Push);
+                using Socket pull = new Socket(c, SocketType.Pull);
+                using Socket push = new Socket(c, SocketType.Push);
                 pull.ReceiveTimeout = TestTimeouts.Expected;
                 pull.Bind("inproc://hostile-surrogate");
                 push.Connect("inproc://hostile-surrogate");
@@ -155,7 +155,7 @@ namespace NetZeroMQ.Tests.Reliability
                 byte[] bytes = pull.RecvBytes();
                 Expect(bytes.SequenceEqual(new byte[] { 0x78, 0xEF, 0xBF, 0xBD, 0x79 }), "sent as " + BitConverter.ToString(bytes));
             }),
-            new Case("metadata-embedded-nul", Arg, c => { using Socket s = c.CreateSocket(SocketType.Dealer); s.SetOption(SocketOptions.Metadata, "X-Key:\0v"); }),
+            new Case("metadata-embedded-nul", Arg, c => { using Socket s = new Socket(c, SocketType.Dealer); s.SetOption(SocketOptions.Metadata, "X-Key:\0v"); }),
 
             // CURVE keys through what exists now: the byte[] options and SetOptionRaw
             Key("curve-key-31-bytes", Arg, new byte[31]),
@@ -174,36 +174,36 @@ namespace NetZeroMQ.Tests.Reliability
             new Case("raw-curve-key-z85-41-slice-of-longer-text", Arg, c =>
             {
                 byte[] text = Encoding.ASCII.GetBytes(new string('0', 80) + "\0");
-                using Socket s = c.CreateSocket(SocketType.Dealer);
+                using Socket s = new Socket(c, SocketType.Dealer);
                 s.SetOptionRaw(SocketOptions.CurveServerKey.Id, text.AsSpan(0, 41));
             }),
             RawKey("raw-curve-key-z85-40-embedded-nul", Arg, Z85Zeros.AsSpan(0, 35).ToArray().Concat(new byte[5]).ToArray()),
             new Case("custom-curve-key-41-not-terminated", Arg, c =>
             {
-                using Socket s = c.CreateSocket(SocketType.Dealer);
-                s.SetOption(SocketOption.Bytes(SocketOptions.CurveServerKey.Id, "my server key"), Encoding.ASCII.GetBytes(new string('0', 41)));
+                using Socket s = new Socket(c, SocketType.Dealer);
+                s.SetOption(SocketOptions.CustomBytes(SocketOptions.CurveServerKey.Id, "my server key"), Encoding.ASCII.GetBytes(new string('0', 41)));
             }),
             new Case("curve-key-read-short-buffer", Inval, c =>
             {
-                using Socket s = c.CreateSocket(SocketType.Dealer);
+                using Socket s = new Socket(c, SocketType.Dealer);
                 s.GetOptionRaw(SocketOptions.CurvePublicKey.Id, new byte[16]);
             }),
         };
 
         private static Case Bind(string name, string expected, string endpoint) =>
-            new Case(name, expected, c => { using Socket s = c.CreateSocket(SocketType.Pull); s.Bind(endpoint); });
+            new Case(name, expected, c => { using Socket s = new Socket(c, SocketType.Pull); s.Bind(endpoint); });
 
         private static Case Connect(string name, string expected, string endpoint) =>
-            new Case(name, expected, c => { using Socket s = c.CreateSocket(SocketType.Push); s.Connect(endpoint); });
+            new Case(name, expected, c => { using Socket s = new Socket(c, SocketType.Push); s.Connect(endpoint); });
 
         private static Case Raw(string name, string expected, int option, int size) =>
-            new Case(name, expected, c => { using Socket s = c.CreateSocket(SocketType.Dealer); s.SetOptionRaw(option, new byte[size].Select(_ => (byte)1).ToArray()); });
+            new Case(name, expected, c => { using Socket s = new Socket(c, SocketType.Dealer); s.SetOptionRaw(option, new byte[size].Select(_ => (byte)1).ToArray()); });
 
         private static Case Key(string name, string expected, byte[] key) =>
-            new Case(name, expected, c => { using Socket s = c.CreateSocket(SocketType.Dealer); s.SetOption(SocketOptions.CurveServerKey, key); });
+            new Case(name, expected, c => { using Socket s = new Socket(c, SocketType.Dealer); s.SetOption(SocketOptions.CurveServerKey, key); });
 
         private static Case RawKey(string name, string expected, byte[] key) =>
-            new Case(name, expected, c => { using Socket s = c.CreateSocket(SocketType.Dealer); s.SetOptionRaw(SocketOptions.CurveServerKey.Id, key); });
+            new Case(name, expected, c => { using Socket s = new Socket(c, SocketType.Dealer); s.SetOptionRaw(SocketOptions.CurveServerKey.Id, key); });
 
         private static void Expect(bool condition, string what)
         {

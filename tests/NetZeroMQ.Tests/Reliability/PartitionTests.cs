@@ -107,7 +107,7 @@ namespace NetZeroMQ.Tests.Reliability
                 if (monitor.TryRecv(TimeSpan.FromMilliseconds(100), out MonitorEvent? e))
                 {
                     events.Add(e.Kind + "@" + partitioned.ElapsedMilliseconds);
-                    if (e.Kind == MonitorEventKind.Disconnected)
+                    if (e.Kind == MonitorEvents.Disconnected)
                     {
                         disconnectMs = partitioned.Elapsed.TotalMilliseconds;
                         break;

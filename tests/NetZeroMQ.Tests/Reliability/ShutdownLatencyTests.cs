@@ -54,7 +54,7 @@ namespace NetZeroMQ.Tests.Reliability
             {
                 for (int i = 0; i < BlockedThreads; i++)
                 {
-                    Socket socket = context.CreateSocket(i % 4 == 0 ? SocketType.Sub : SocketType.Pull);
+                    Socket socket = new Socket(context, i % 4 == 0 ? SocketType.Sub : SocketType.Pull);
                     socket.ReceiveTimeout = Timeout.InfiniteTimeSpan;
                     socket.Bind(Transports.BindEndpoint(i % 2 == 0 ? "tcp" : "inproc"));
                     sockets.Add(socket);

@@ -31,14 +31,14 @@ namespace NetZeroMQ.Tests.Reliability
         public void BlockingCalls_SigchldStorm_NoInterruptedErrorAndTimeoutsWithinTenPercent()
         {
             using Context context = Zmq.NewContext();
-            using Socket pull = context.CreateSocket(SocketType.Pull);
+            using Socket pull = new Socket(context, SocketType.Pull);
             pull.Bind(Transports.BindEndpoint("inproc"));
             pull.ReceiveTimeout = Timeout;
 
             // A PUSH at its high-water mark: the send blocks (libzmq's own wait, in slices) until its timeout.
-            using Socket sink = context.CreateSocket(SocketType.Pull);
+            using Socket sink = new Socket(context, SocketType.Pull);
             sink.ReceiveHighWatermark = 1;
-            using Socket push = context.CreateSocket(SocketType.Push);
+            using Socket push = new Socket(context, SocketType.Push);
             push.SendHighWatermark = 1;
             push.Connect(Transports.BindAnywhere(sink, "inproc"));
             int queued = 0;
@@ -49,7 +49,7 @@ namespace NetZeroMQ.Tests.Reliability
 
             push.SendTimeout = Timeout;
 
-            using Socket polled = context.CreateSocket(SocketType.Pull);
+            using Socket polled = new Socket(context, SocketType.Pull);
             polled.Bind(Transports.BindEndpoint("inproc"));
             using var poller = new Poller();
             poller.Add(polled, PollEvents.In);

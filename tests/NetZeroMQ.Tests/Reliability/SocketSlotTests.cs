@@ -17,7 +17,7 @@ namespace NetZeroMQ.Tests.Reliability
         private static readonly TimeSpan NoWait = TimeSpan.FromSeconds(1);
 
         [Fact]
-        public void CreateSocket_EverySlotHeldByAnOpenSocket_RefusedAtOnceWithTooManyOpenFiles()
+        public void Constructor_EverySlotHeldByAnOpenSocket_RefusedAtOnceWithTooManyOpenFiles()
         {
             using Context context = Zmq.NewContext();
             context.MaxSockets = 4;
@@ -26,11 +26,11 @@ namespace NetZeroMQ.Tests.Reliability
             {
                 for (int i = 0; i < 4; i++)
                 {
-                    open.Add(context.CreateSocket(SocketType.Pair));
+                    open.Add(new Socket(context, SocketType.Pair));
                 }
 
                 var clock = Stopwatch.StartNew();
-                var e = Assert.Throws<ZmqException>(() => context.CreateSocket(SocketType.Pair));
+                var e = Assert.Throws<ZmqException>(() => new Socket(context, SocketType.Pair));
                 clock.Stop();
                 Assert.Equal(ZmqError.TooManyOpenFiles, e.Error);
                 Assert.Contains("zmq_socket", e.Message);
@@ -43,18 +43,18 @@ namespace NetZeroMQ.Tests.Reliability
         }
 
         [Fact]
-        public void CreateSocket_SlotsHeldByClosedSockets_EveryCycleGetsASocket()
+        public void Constructor_SlotsHeldByClosedSockets_EveryCycleGetsASocket()
         {
             using Context context = Zmq.NewContext();
             context.MaxSockets = 4;
-            using Socket kept = context.CreateSocket(SocketType.Pull);
+            using Socket kept = new Socket(context, SocketType.Pull);
             for (int i = 0; i < 2_000; i++)
             {
-                using Socket socket = context.CreateSocket(SocketType.Push);
+                using Socket socket = new Socket(context, SocketType.Push);
                 using SocketMonitor monitor = kept.Monitor();
             }
 
-            using Socket last = context.CreateSocket(SocketType.Push);
+            using Socket last = new Socket(context, SocketType.Push);
             Assert.Equal(SocketType.Push, last.Type);
         }
     }

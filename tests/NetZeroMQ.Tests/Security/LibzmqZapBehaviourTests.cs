@@ -91,9 +91,9 @@ namespace NetZeroMQ.Tests.Security
 
             string actual = outcome.Kind switch
             {
-                MonitorEventKind.HandshakeSucceeded => Ok,
-                MonitorEventKind.HandshakeFailedNoDetail => NoHandler,
-                MonitorEventKind.HandshakeFailedAuth when outcome.ZapStatusCode == 400 => Denied,
+                MonitorEvents.HandshakeSucceeded => Ok,
+                MonitorEvents.HandshakeFailedNoDetail => NoHandler,
+                MonitorEvents.HandshakeFailedAuth when outcome.ZapStatusCode == 400 => Denied,
                 _ => outcome.ToString(),
             };
             Assert.Equal(expected, actual);

@@ -44,11 +44,11 @@ namespace NetZeroMQ.Tests.Security
             }
 
             var seen = new List<MonitorEvent>();
-            monitor.WaitFor(MonitorEventKind.HandshakeSucceeded, seen);
-            monitor.WaitFor(MonitorEventKind.HandshakeSucceeded, seen);
+            monitor.WaitFor(MonitorEvents.HandshakeSucceeded, seen);
+            monitor.WaitFor(MonitorEvents.HandshakeSucceeded, seen);
 
             attacker.Send(new byte[4096]);
-            monitor.WaitFor(MonitorEventKind.Disconnected, seen);
+            monitor.WaitFor(MonitorEvents.Disconnected, seen);
             honest.Send("small");
             honest.Send(new byte[largestPayload]); // exactly at the limit is allowed
 
@@ -61,7 +61,7 @@ namespace NetZeroMQ.Tests.Security
                 seen.Add(later);
             }
 
-            Assert.Single(seen, e => e.Kind == MonitorEventKind.Disconnected); // only the oversized sender was cut off
+            Assert.Single(seen, e => e.Kind == MonitorEvents.Disconnected); // only the oversized sender was cut off
             Assert.Equal(1024, server.MaxMessageSize);
         }
     }

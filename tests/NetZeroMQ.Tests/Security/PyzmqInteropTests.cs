@@ -136,7 +136,7 @@ print('SECRET ' + secret.decode())
 
             MonitorEvent outcome = monitor.Recv(TestTimeouts.Expected);
 
-            Assert.Equal(MonitorEventKind.HandshakeFailedAuth, outcome.Kind);
+            Assert.Equal(MonitorEvents.HandshakeFailedAuth, outcome.Kind);
             Assert.Equal(400, outcome.ZapStatusCode);
             python.Dispose(); // its receive would wait 10 s for a reply that never comes
             server.ReceiveTimeout = TestTimeouts.Absent;

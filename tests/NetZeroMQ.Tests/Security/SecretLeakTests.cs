@@ -81,7 +81,7 @@ namespace NetZeroMQ.Tests.Security
                 rig.Server.SetPlainServer();
                 rig.Client.SetPlainClient("user", Password);
                 rig.Start();
-                Assert.Equal(MonitorEventKind.HandshakeSucceeded, rig.WaitForOutcome().Kind);
+                Assert.Equal(MonitorEvents.HandshakeSucceeded, rig.WaitForOutcome().Kind);
             }
 
             lock (decisions)

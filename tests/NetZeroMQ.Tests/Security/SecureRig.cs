@@ -81,7 +81,7 @@ namespace NetZeroMQ.Tests.Security
         internal void AssertDeniedByAuthenticator(int zapStatus)
         {
             MonitorEvent outcome = WaitForOutcome();
-            Assert.Equal(MonitorEventKind.HandshakeFailedAuth, outcome.Kind);
+            Assert.Equal(MonitorEvents.HandshakeFailedAuth, outcome.Kind);
             Assert.Equal(zapStatus, outcome.ZapStatusCode);
             AssertServerReceivesNothing();
         }

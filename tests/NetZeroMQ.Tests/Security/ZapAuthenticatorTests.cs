@@ -24,7 +24,7 @@ namespace NetZeroMQ.Tests.Security
             rig.Client.SetCurveClient(clientKeys, serverKeys.PublicKey);
             rig.Start(transport);
 
-            Assert.Equal(MonitorEventKind.HandshakeSucceeded, rig.WaitForOutcome().Kind);
+            Assert.Equal(MonitorEvents.HandshakeSucceeded, rig.WaitForOutcome().Kind);
             var (request, userId, reply) = rig.RoundTrip("ping");
             Assert.Equal("ping", request);
             Assert.Equal("alice", userId);
@@ -67,7 +67,7 @@ namespace NetZeroMQ.Tests.Security
             rig.Client.SetCurveClient(clientKeys, serverKeys.PublicKey);
             rig.Start();
 
-            Assert.Equal(MonitorEventKind.HandshakeSucceeded, rig.WaitForOutcome().Kind);
+            Assert.Equal(MonitorEvents.HandshakeSucceeded, rig.WaitForOutcome().Kind);
             Assert.Equal(clientKeys.PublicKey.ToZ85(), rig.RoundTrip("hello").UserId);
         }
 
@@ -83,7 +83,7 @@ namespace NetZeroMQ.Tests.Security
 
             MonitorEvent outcome = rig.WaitForOutcome();
 
-            Assert.Equal(MonitorEventKind.HandshakeFailedNoDetail, outcome.Kind);
+            Assert.Equal(MonitorEvents.HandshakeFailedNoDetail, outcome.Kind);
             rig.AssertServerReceivesNothing();
         }
 
@@ -102,7 +102,7 @@ namespace NetZeroMQ.Tests.Security
 
             MonitorEvent outcome = rig.WaitForOutcome();
 
-            Assert.Equal(MonitorEventKind.HandshakeFailedProtocol, outcome.Kind);
+            Assert.Equal(MonitorEvents.HandshakeFailedProtocol, outcome.Kind);
             Assert.Equal(ProtocolError.ZmtpCryptographic, outcome.ProtocolError);
             rig.AssertServerReceivesNothing();
         }
@@ -117,7 +117,7 @@ namespace NetZeroMQ.Tests.Security
             rig.Client.SetPlainClient("admin", "correct horse");
             rig.Start();
 
-            Assert.Equal(MonitorEventKind.HandshakeSucceeded, rig.WaitForOutcome().Kind);
+            Assert.Equal(MonitorEvents.HandshakeSucceeded, rig.WaitForOutcome().Kind);
             var (request, userId, reply) = rig.RoundTrip("plain");
             Assert.Equal(("plain", "admin-id", "re: plain"), (request, userId, reply));
         }
@@ -149,7 +149,7 @@ namespace NetZeroMQ.Tests.Security
             rig.Client.SetPlainClient("carol", "s3cret");
             rig.Start();
 
-            Assert.Equal(MonitorEventKind.HandshakeSucceeded, rig.WaitForOutcome().Kind);
+            Assert.Equal(MonitorEvents.HandshakeSucceeded, rig.WaitForOutcome().Kind);
             Assert.Equal("carol@callback", rig.RoundTrip("x").UserId);
         }
 
@@ -162,7 +162,7 @@ namespace NetZeroMQ.Tests.Security
             rig.Server.SetZapDomain("lan");
             rig.Start();
 
-            Assert.Equal(MonitorEventKind.HandshakeSucceeded, rig.WaitForOutcome().Kind);
+            Assert.Equal(MonitorEvents.HandshakeSucceeded, rig.WaitForOutcome().Kind);
             Assert.Equal("re: null", rig.RoundTrip("null").Reply);
         }
 
@@ -298,7 +298,7 @@ namespace NetZeroMQ.Tests.Security
             rig.Client.SetCurveClient(clientKeys, serverKeys.PublicKey);
             rig.Start();
 
-            Assert.Equal(MonitorEventKind.HandshakeSucceeded, rig.WaitForOutcome().Kind);
+            Assert.Equal(MonitorEvents.HandshakeSucceeded, rig.WaitForOutcome().Kind);
             Assert.Equal("from-callback", rig.RoundTrip("cb").UserId);
             Assert.NotNull(seen);
             Assert.Equal("payments", seen.Domain);
@@ -329,7 +329,7 @@ namespace NetZeroMQ.Tests.Security
                 open.Server.SetCurveServer(serverKeys, "open");
                 open.Client.SetCurveClient(clientKeys, serverKeys.PublicKey);
                 open.Start();
-                Assert.Equal(MonitorEventKind.HandshakeSucceeded, open.WaitForOutcome().Kind);
+                Assert.Equal(MonitorEvents.HandshakeSucceeded, open.WaitForOutcome().Kind);
             }
         }
 
@@ -415,7 +415,7 @@ namespace NetZeroMQ.Tests.Security
             rig.Server.SetCurveServer(serverKeys);
             rig.Client.SetCurveClient(clientKeys, serverKeys.PublicKey);
             rig.Start();
-            Assert.Equal(MonitorEventKind.HandshakeFailedNoDetail, rig.WaitForOutcome().Kind);
+            Assert.Equal(MonitorEvents.HandshakeFailedNoDetail, rig.WaitForOutcome().Kind);
         }
 
         [Fact]

@@ -27,7 +27,7 @@ namespace NetZeroMQ.Tests.ZeroCopy
         [MemberData(nameof(Transports.All), MemberType = typeof(Transports))]
         public void LargeSpanSend_BytesArriveAndEveryBufferComesBack(string transport)
         {
-            long before = SendBufferPool.Outstanding;
+            long before = LibraryInternals.PoolOutstanding;
             int[] sizes = { SendBufferPool.MinimumSize, SendBufferPool.MinimumSize + 1, 65536, SendBufferPool.MaximumSize };
             using (Context context = Zmq.NewContext())
             using (Socket pull = Zmq.NewSocket(context, SocketType.Pull))
@@ -50,13 +50,13 @@ namespace NetZeroMQ.Tests.ZeroCopy
                 }
             }
 
-            Assert.True(Eventually.True(() => SendBufferPool.Outstanding == before), "outstanding: " + SendBufferPool.Outstanding + ", before: " + before);
+            Assert.True(Eventually.True(() => LibraryInternals.PoolOutstanding == before), "outstanding: " + LibraryInternals.PoolOutstanding + ", before: " + before);
         }
 
         [Fact]
         public void LargeSpanSend_HeldByLibzmqUntilReceived()
         {
-            long before = SendBufferPool.Outstanding;
+            long before = LibraryInternals.PoolOutstanding;
             using Context context = Zmq.NewContext();
             using Socket pull = Zmq.NewSocket(context, SocketType.Pull);
             using Socket push = Zmq.NewSocket(context, SocketType.Push);
@@ -64,32 +64,32 @@ namespace NetZeroMQ.Tests.ZeroCopy
             push.Connect(Transports.BindAnywhere(pull, "inproc"));
 
             push.Send(Pattern(65536, 1));
-            Assert.Equal(before + 1, SendBufferPool.Outstanding);
+            Assert.Equal(before + 1, LibraryInternals.PoolOutstanding);
 
             // A span receive copies the frame out and closes it: the buffer is back when Recv returns.
             var buffer = new byte[65536];
             Assert.Equal(65536, pull.Recv(buffer).BytesWritten);
             Assert.Equal(Pattern(65536, 1), buffer);
-            Assert.Equal(before, SendBufferPool.Outstanding);
+            Assert.Equal(before, LibraryInternals.PoolOutstanding);
         }
 
         [Fact]
         public void LargeSpanTrySend_WouldBlock_ReturnsFalseAndGivesTheBufferBack()
         {
-            long before = SendBufferPool.Outstanding;
+            long before = LibraryInternals.PoolOutstanding;
             using Context context = Zmq.NewContext();
             using Socket push = Zmq.NewSocket(context, SocketType.Push);
 
             Assert.False(push.TrySend(Pattern(65536, 2)));
             Assert.False(push.TrySend(Pattern(65536, 2), TimeSpan.FromMilliseconds(20)));
 
-            Assert.Equal(before, SendBufferPool.Outstanding);
+            Assert.Equal(before, LibraryInternals.PoolOutstanding);
         }
 
         [Fact]
         public void LargeSpanSend_DroppedAtClose_BufferComesBack()
         {
-            long before = SendBufferPool.Outstanding;
+            long before = LibraryInternals.PoolOutstanding;
             using (Context context = Zmq.NewContext())
             using (Socket pull = Zmq.NewSocket(context, SocketType.Pull))
             using (Socket push = Zmq.NewSocket(context, SocketType.Push))
@@ -105,13 +105,13 @@ namespace NetZeroMQ.Tests.ZeroCopy
                 }
             }
 
-            Assert.True(Eventually.True(() => SendBufferPool.Outstanding == before), "outstanding: " + SendBufferPool.Outstanding + ", before: " + before);
+            Assert.True(Eventually.True(() => LibraryInternals.PoolOutstanding == before), "outstanding: " + LibraryInternals.PoolOutstanding + ", before: " + before);
         }
 
         [Fact]
         public void SpanSend_OutsidePooledSizes_DoesNotUseThePool()
         {
-            long before = SendBufferPool.Outstanding;
+            long before = LibraryInternals.PoolOutstanding;
             using Context context = Zmq.NewContext();
             using Socket pull = Zmq.NewSocket(context, SocketType.Pull);
             using Socket push = Zmq.NewSocket(context, SocketType.Push);
@@ -120,7 +120,7 @@ namespace NetZeroMQ.Tests.ZeroCopy
 
             push.Send(Pattern(SendBufferPool.MinimumSize - 1, 4));
             push.Send(Pattern(SendBufferPool.MaximumSize + 1, 5));
-            Assert.Equal(before, SendBufferPool.Outstanding);
+            Assert.Equal(before, LibraryInternals.PoolOutstanding);
 
             Assert.Equal(Pattern(SendBufferPool.MinimumSize - 1, 4), pull.RecvBytes());
             Assert.Equal(Pattern(SendBufferPool.MaximumSize + 1, 5), pull.RecvBytes());

@@ -2,6 +2,7 @@ using System;
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using System.Threading;
 
 namespace NetZeroMQ
 {
@@ -25,10 +26,16 @@ namespace NetZeroMQ
     /// </remarks>
     public sealed unsafe partial class Message : IDisposable
     {
+        /// <summary>How many bytes of the content <see cref="ToString"/> shows.</summary>
+        private const int PreviewBytes = 32;
+
         private readonly MessageHandle _handle;
         private readonly void* _msg;
         private UsageGuard _guard;
         private int _size;
+
+        // Set by whoever disposes a message it handed out (RecvAllAsync's reused one): said by the ObjectDisposedException.
+        private string? _disposedHint;
         private byte* _data;
 
         /// <summary>
@@ -285,8 +292,42 @@ namespace NetZeroMQ
             }
         }
 
-        /// <inheritdoc/>
-        public override string ToString() => IsDisposed ? "Message(disposed)" : "Message(" + _size + " bytes)";
+        /// <summary>
+        /// The size and a short preview of the content, for logs and the debugger: <c>Message(5 bytes: "hello")</c> when the
+        /// first bytes are printable UTF-8, else their hex (<c>Message(3 bytes: 01 02 FF)</c>); at most
+        /// 32 bytes are shown, then "...". Read under the guard like every other read of the content;
+        /// never throws: a disposed message is <c>Message(disposed)</c>, one another thread is using shows its size only.
+        /// </summary>
+        /// <returns>The description.</returns>
+        public override string ToString()
+        {
+            if (IsDisposed)
+            {
+                return "Message(disposed)";
+            }
+
+            try
+            {
+                Enter();
+            }
+            catch (ObjectDisposedException)
+            {
+                return "Message(disposed)"; // disposed between the check and the claim
+            }
+            catch (InvalidOperationException)
+            {
+                return "Message(" + _size + " bytes, in use by another thread)";
+            }
+
+            try
+            {
+                return MessagePreview.Describe(UnguardedData, PreviewBytes);
+            }
+            finally
+            {
+                Exit();
+            }
+        }
 
         /// <summary>Releases the content and the native memory. Callable from any thread, more than once.</summary>
         public void Dispose()
@@ -344,7 +385,7 @@ namespace NetZeroMQ
         private void ExitAndThrowDisposed()
         {
             Exit();
-            ZmqThrow.Disposed(this);
+            ZmqThrow.Disposed(this, _disposedHint);
         }
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -394,13 +435,18 @@ namespace NetZeroMQ
             _isPlainEmpty = false;
         }
 
+        /// <summary>
+        /// A sentence for the <see cref="ObjectDisposedException"/> of any later call, set by a feature that hands out a message
+        /// it disposes itself (the one message <c>RecvAllAsync</c> reuses): why the message is gone and how to keep its content.
+        /// </summary>
+        internal string? DisposedHint
+        {
+            get => Volatile.Read(ref _disposedHint);
+            set => Volatile.Write(ref _disposedHint, value);
+        }
+
         /// <summary>The zmq_msg_t, for an owner that guards the message itself (the socket's scratch message).</summary>
         internal void* UnguardedPointer => _msg;
-
-#if NET
-        /// <summary>Whether the guard is biased to one thread now (for tests).</summary>
-        internal bool GuardIsBiased => _guard.IsBiased;
-#endif
 
         /// <summary>The content; the caller holds the guard or owns the message.</summary>
         internal Span<byte> UnguardedData
@@ -542,7 +588,7 @@ namespace NetZeroMQ
         {
             if (_guard.IsDisposeRequested)
             {
-                ZmqThrow.Disposed(this);
+                ZmqThrow.Disposed(this, _disposedHint);
             }
         }
     }

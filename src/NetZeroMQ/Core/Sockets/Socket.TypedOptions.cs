@@ -14,7 +14,7 @@ namespace NetZeroMQ
         /// Reads an integer option (<c>zmq_getsockopt</c>).
         /// See <see href="http://api.zeromq.org/4-3:zmq-getsockopt">zmq_getsockopt</see>.
         /// </summary>
-        /// <param name="option">A key from <see cref="SocketOptions"/>, or one made by <see cref="SocketOption"/>.</param>
+        /// <param name="option">A key from <see cref="SocketOptions"/>, or one made by its <c>Custom*</c> factories.</param>
         /// <returns>The value.</returns>
         /// <exception cref="ArgumentNullException"><paramref name="option"/> is null.</exception>
         /// <exception cref="InvalidOperationException">The option is write-only.</exception>
@@ -51,7 +51,7 @@ namespace NetZeroMQ
         /// Sets an integer option (<c>zmq_setsockopt</c>).
         /// See <see href="http://api.zeromq.org/4-3:zmq-setsockopt">zmq_setsockopt</see>.
         /// </summary>
-        /// <param name="option">A key from <see cref="SocketOptions"/>, or one made by <see cref="SocketOption"/>.</param>
+        /// <param name="option">A key from <see cref="SocketOptions"/>, or one made by its <c>Custom*</c> factories.</param>
         /// <param name="value">The value.</param>
         /// <exception cref="ArgumentNullException"><paramref name="option"/> is null.</exception>
         /// <exception cref="ArgumentOutOfRangeException">A value libzmq 4.3 would accept but then abort on, misread or not give
@@ -76,7 +76,7 @@ namespace NetZeroMQ
 
         /// <summary>Sets a time option (<c>zmq_setsockopt</c>; libzmq gets whole milliseconds,
         /// <see cref="System.Threading.Timeout.InfiniteTimeSpan"/> as -1).</summary>
-        /// <param name="option">A key from <see cref="SocketOptions"/>, or one made by <see cref="SocketOption"/>.</param>
+        /// <param name="option">A key from <see cref="SocketOptions"/>, or one made by its <c>Custom*</c> factories.</param>
         /// <param name="value">The value: <see cref="System.Threading.Timeout.InfiniteTimeSpan"/>, or zero to int.MaxValue milliseconds.</param>
         /// <exception cref="ArgumentOutOfRangeException"><paramref name="value"/> is negative (other than infinite), too large, or
         /// outside the range documented on the option's key in <see cref="SocketOptions"/>.</exception>
@@ -84,7 +84,7 @@ namespace NetZeroMQ
         public void SetOption(SocketOption<TimeSpan> option, TimeSpan value) => SetOptionCore(option, value);
 
         /// <summary>Sets a text option (<c>zmq_setsockopt</c>; sent as UTF-8).</summary>
-        /// <param name="option">A key from <see cref="SocketOptions"/>, or one made by <see cref="SocketOption"/>.</param>
+        /// <param name="option">A key from <see cref="SocketOptions"/>, or one made by its <c>Custom*</c> factories.</param>
         /// <param name="value">The text.</param>
         /// <exception cref="ArgumentNullException"><paramref name="option"/> or <paramref name="value"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="value"/> contains a NUL character (libzmq would stop there).</exception>
@@ -94,7 +94,7 @@ namespace NetZeroMQ
         public void SetOption(SocketOption<string> option, string value) => SetOptionCore(option, value);
 
         /// <summary>Sets a binary option (<c>zmq_setsockopt</c>).</summary>
-        /// <param name="option">A key from <see cref="SocketOptions"/>, or one made by <see cref="SocketOption"/>.</param>
+        /// <param name="option">A key from <see cref="SocketOptions"/>, or one made by its <c>Custom*</c> factories.</param>
         /// <param name="value">The bytes.</param>
         /// <exception cref="ArgumentNullException"><paramref name="option"/> or <paramref name="value"/> is null.</exception>
         /// <exception cref="ArgumentException">The value breaks a rule libzmq would reject or misread: a routing id that is

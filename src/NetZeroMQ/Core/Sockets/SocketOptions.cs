@@ -10,7 +10,14 @@ namespace NetZeroMQ
     /// whether the loaded library accepts them is libzmq's answer (an <see cref="ZmqError.InvalidArgument"/> if not).
     /// See <see href="http://api.zeromq.org/4-3:zmq-setsockopt">zmq_setsockopt</see>.
     /// </summary>
-    public static class SocketOptions
+    /// <remarks>
+    /// Two types, because they are two things: <see cref="SocketOption{T}"/> is the key, generic in its value type so that the
+    /// compiler picks the matching <c>GetOption</c>/<c>SetOption</c> overload; this class is the catalogue of the keys, one
+    /// static field each, and a static class cannot be generic without splitting the catalogue into one class per value type
+    /// (<c>SocketOption&lt;int&gt;.Linger</c> would not compile). Keys for options the catalogue does not list come from its
+    /// <c>Custom*</c> factories (<see cref="CustomInt32"/> and the others), so every key is found in one place.
+    /// </remarks>
+    public static partial class SocketOptions
     {
         // Must come first: the fields below register themselves in it as they are initialised.
         private static readonly Dictionary<int, OptionInfo> s_byId = new Dictionary<int, OptionInfo>();

@@ -8,7 +8,8 @@ namespace NetZeroMQ.Tests.Async.Reactor
 {
     /// <summary>
     /// The reactor tests' child processes (see <see cref="ChildProcess"/>): each needs a process whose reactor it starts
-    /// itself (the first caller, the reactor chosen by its environment) or breaks on purpose. Each prints <c>key=value</c>
+    /// itself (the first caller, the reactor chosen by the AppContext switch, which <see cref="PortableReactorSwitch"/> sets from the
+    /// environment) or breaks on purpose. Each prints <c>key=value</c>
     /// lines for the parent to assert on.
     /// </summary>
     internal static class ReactorChildScenarios
@@ -128,7 +129,7 @@ namespace NetZeroMQ.Tests.Async.Reactor
             if (reactor is EpollReactor epoll)
             {
                 // The thread in epoll_wait keeps the set alive until it returns; every other epoll call fails from now on.
-                Interop.Libc.close(epoll.EpollDescriptor);
+                Interop.Libc.close(epoll.EpollDescriptor());
                 Console.WriteLine("arm_failure=" + Outcome(d.Pull.RecvStringAsync().AsTask()));
                 Console.WriteLine("register_failure=" + Outcome(c.Pull.RecvStringAsync().AsTask()));
                 Console.WriteLine("registered_unchanged=" + (reactor.RegisteredCount == registered));
@@ -137,7 +138,7 @@ namespace NetZeroMQ.Tests.Async.Reactor
             }
             else
             {
-                ((PollReactor)reactor).BreakWaitForTests();
+                ((PollReactor)reactor).BreakWait();
             }
 
             Console.WriteLine("pending_at_stop=" + Outcome(pendingB));
@@ -241,9 +242,9 @@ namespace NetZeroMQ.Tests.Async.Reactor
 
             internal static Pair Make(Context context, string endpoint)
             {
-                Socket pull = context.CreateSocket(SocketType.Pull);
+                Socket pull = new Socket(context, SocketType.Pull);
                 pull.Bind(endpoint);
-                Socket push = context.CreateSocket(SocketType.Push);
+                Socket push = new Socket(context, SocketType.Push);
                 push.Connect(endpoint);
                 return new Pair(pull, push);
             }

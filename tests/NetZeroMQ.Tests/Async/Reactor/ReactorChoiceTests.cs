@@ -7,38 +7,40 @@ using Xunit;
 namespace NetZeroMQ.Tests.Async.Reactor
 {
     /// <summary>
-    /// Which reactor runs: epoll on Linux unless <c>NETZEROMQ_REACTOR=poll</c> (or the AppContext switch) asks for the portable
-    /// one. The first test checks this very run, so that the suite's second pass (build.sh runs the async tests again with
-    /// the variable set) really exercises the portable reactor instead of epoll twice.
+    /// Which reactor runs: epoll on Linux unless the AppContext switch <c>NetZeroMQ.UsePortableReactor</c> asks for the portable
+    /// one; the library reads no environment variable. The first test checks this very run, so that the suite's second pass
+    /// (build.sh runs the async tests again with <see cref="PortableReactorSwitch.Variable"/>=1, which the test assembly maps to
+    /// the switch) really exercises the portable reactor instead of epoll twice.
     /// </summary>
     public class ReactorChoiceTests
     {
         [Fact]
-        public void Shared_InThisTestRun_IsTheReactorTheEnvironmentNames()
+        public void Shared_InThisTestRun_IsTheReactorTheTestVariableNames()
         {
-            string? asked = Environment.GetEnvironmentVariable(ReactorChoice.EnvironmentVariable);
-            string expected = asked == "poll" || !RuntimeInformation.IsOSPlatform(OSPlatform.Linux) ? "poll" : "epoll";
+            Assert.True(PortableReactorSwitch.InvalidValue is null, PortableReactorSwitch.Variable + " is '" + PortableReactorSwitch.InvalidValue + "'; it takes 1 (the portable reactor) or 0.");
+            string? asked = Environment.GetEnvironmentVariable(PortableReactorSwitch.Variable);
+            string expected = asked == "1" || !RuntimeInformation.IsOSPlatform(OSPlatform.Linux) ? "poll" : "epoll";
             Assert.Equal(expected, NetZeroMQ.Reactor.Shared.Kind);
         }
 
         [Theory]
-        [InlineData("poll", "poll")]
-        [InlineData("epoll", "epoll")]
+        [InlineData("1", "poll")]
+        [InlineData("0", "epoll")]
         [InlineData("", "epoll")]
-        public void FirstWait_ReactorVariable_StartsThatReactorAndDelivers(string variable, string kind)
+        public void FirstWait_SwitchFromTheTestVariable_StartsThatReactorAndDelivers(string variable, string kind)
         {
-            Dictionary<string, string> v = RunKind(variable, out string output);
+            Dictionary<string, string> v = RunKind(new Dictionary<string, string?> { [PortableReactorSwitch.Variable] = variable }, out string output);
             Assert.True(v.GetValueOrDefault("received") == "served", output);
             Assert.Equal(RuntimeInformation.IsOSPlatform(OSPlatform.Linux) ? kind : "poll", v.GetValueOrDefault("kind")); // no epoll elsewhere
         }
 
         [Fact]
-        public void FirstWait_AppContextSwitchSet_StartsThePortableReactorWhateverTheVariableSays()
+        public void FirstWait_AppContextSwitchSetInCode_StartsThePortableReactor()
         {
             (int exitCode, string output) = ChildProcess.Run(
                 ReactorChildScenarios.Kind,
                 new[] { "switch" },
-                new Dictionary<string, string?> { [ReactorChoice.EnvironmentVariable] = "epoll" },
+                new Dictionary<string, string?> { [PortableReactorSwitch.Variable] = "" },
                 TestTimeouts.Expected * 3,
                 launcher: null);
             Assert.True(exitCode == 0, $"the child failed (exit {exitCode}):\n{output}");
@@ -47,17 +49,21 @@ namespace NetZeroMQ.Tests.Async.Reactor
             Assert.Equal("poll", v.GetValueOrDefault("kind"));
         }
 
-        [Fact]
-        public void FirstWait_ReactorVariableNamesNoReactor_ThrowsInvalidOperationNamingTheVariable()
+        [Theory]
+        [InlineData("poll")]
+        [InlineData("kqueue")]
+        public void FirstWait_OldReactorVariableSet_IsIgnored(string value)
         {
-            Dictionary<string, string> v = RunKind("kqueue", out string output);
-            Assert.True(v.GetValueOrDefault("error") == nameof(InvalidOperationException), output);
-            Assert.Contains("NETZEROMQ_REACTOR is 'kqueue'", output);
+            // NETZEROMQ_REACTOR chose the reactor before the AppContext switch became the one way: it must change nothing now.
+            Dictionary<string, string> v = RunKind(
+                new Dictionary<string, string?> { ["NETZEROMQ_REACTOR"] = value, [PortableReactorSwitch.Variable] = "" }, out string output);
+            Assert.True(v.GetValueOrDefault("received") == "served", output);
+            Assert.Equal(RuntimeInformation.IsOSPlatform(OSPlatform.Linux) ? "epoll" : "poll", v.GetValueOrDefault("kind"));
         }
 
-        private static Dictionary<string, string> RunKind(string variable, out string output)
+        private static Dictionary<string, string> RunKind(Dictionary<string, string?> environment, out string output)
         {
-            (int exitCode, string text) = ChildProcess.Run(ReactorChildScenarios.Kind, new Dictionary<string, string?> { [ReactorChoice.EnvironmentVariable] = variable });
+            (int exitCode, string text) = ChildProcess.Run(ReactorChildScenarios.Kind, environment);
             output = text;
             Assert.True(exitCode == 0, $"the child failed (exit {exitCode}):\n{text}");
             return ChildProcess.Values(text);
