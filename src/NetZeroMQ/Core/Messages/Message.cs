@@ -205,7 +205,7 @@ namespace NetZeroMQ
             void* msg = Enter();
             if (SendBufferPool.Takes(data.Length) || (_data != null && data.Overlaps(new ReadOnlySpan<byte>(_data, _size))))
             {
-                RebuildHeld(msg, data);
+                RebuildAndExit(msg, data);
                 return;
             }
 
@@ -231,7 +231,7 @@ namespace NetZeroMQ
         /// own content; under the guard the caller took, which this releases whatever happens.
         /// </summary>
         [MethodImpl(MethodImplOptions.NoInlining)]
-        private void RebuildHeld(void* msg, ReadOnlySpan<byte> data)
+        private void RebuildAndExit(void* msg, ReadOnlySpan<byte> data)
         {
             try
             {
