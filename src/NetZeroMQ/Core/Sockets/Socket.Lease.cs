@@ -66,6 +66,8 @@ namespace NetZeroMQ
             return added;
         }
 
+        // What a SocketLease gives (SocketLease.cs forwards to these): its holder holds the guard, hence the suffix.
+
         internal nint NativeUnguarded => _socket;
 
         internal PollEvents EventsUnguarded => (PollEvents)GetInt32Unguarded(Interop.Zmq.ZMQ_EVENTS, "Events");
