@@ -54,8 +54,7 @@ namespace NetZeroMQ
         /// <summary>Frames and bytes moved, counted by the calls that move them (see <see cref="Transfer"/>); the metrics read it.</summary>
         private readonly SocketTraffic _traffic;
 
-        /// <summary>The usage guard every call passes through (<see cref="Enter"/>, <see cref="Exit"/>): one thread at a time,
-        /// and the native socket closed only once no call is in it.</summary>
+        /// <summary>The usage guard every call passes through (<see cref="Enter"/>/<see cref="Exit"/>); closes nothing under a call.</summary>
         private UsageGuard _guard;
 
         /// <summary>The send flags this socket takes: <see cref="SendFlags.SendMore"/>, or none on a thread-safe socket.</summary>
@@ -76,31 +75,21 @@ namespace NetZeroMQ
         /// <summary>The zmq_msg_t zero-copy sends are built in; owned by the socket, so a zero-copy send allocates nothing managed.</summary>
         private Message? _zeroCopyScratch;
 
-        /// <summary>
-        /// The socket's <c>ZMQ_FD</c> (its command mailbox's descriptor, fixed for the socket's life), read at the first
-        /// blocking receive that waits (<see cref="WaitReadable"/>); -1 until then.
-        /// </summary>
+        /// <summary>The socket's <c>ZMQ_FD</c> (fixed for its life), read at the first receive that polls it; -1 until then.</summary>
         private int _commandFd = -1;
 
-        // The receive-wait state (Socket.Transfer.cs, step 5): a socket starts polling, and moves once, at its first blocking
+        // The receive-wait state (Socket.Transfer.cs, step 6): a socket starts polling, and moves once, at its first blocking
         // receive that has to wait, to waiting natively; then the native ZMQ_RCVTIMEO holds the slice and the caller's value
-        // lives in the RCVTIMEO shadow below, which every option read and write goes through (Socket.Options.cs).
+        // lives in the RCVTIMEO shadow below, which every option read and write goes through (Socket.Options.cs). One field,
+        // _blockingReceiveFlags, is the whole state, so the inlined hot path reads it once and passes it on.
 
-        /// <summary>
-        /// The receive-wait state, as the flags of a blocking receive's first attempt: <c>ZMQ_DONTWAIT</c> (polling) until
-        /// <see cref="StartNativeReceiveWaits"/>, then 0 (waiting natively) for good. One field is the whole state, so the
-        /// inlined hot path reads it once and passes it on.
-        /// </summary>
+        /// <summary>The receive-wait state as a blocking receive's first flags: <c>ZMQ_DONTWAIT</c> (polling), then 0 (natively).</summary>
         private int _blockingReceiveFlags = Interop.Zmq.ZMQ_DONTWAIT;
 
         /// <summary>The native <c>ZMQ_RCVTIMEO</c> while <see cref="ReceivesWaitNatively"/>: the slice, or the caller's shorter timeout.</summary>
         private int _nativeReceiveWaitMs;
 
-        /// <summary>
-        /// The RCVTIMEO shadow: the receive timeout as the caller set it (-1: infinite) while
-        /// <see cref="ReceivesWaitNatively"/>; every read and write of <c>ZMQ_RCVTIMEO</c> goes through this field then, because
-        /// the native option holds the slice.
-        /// </summary>
+        /// <summary>The RCVTIMEO shadow: the caller's receive timeout (-1: infinite) while <see cref="ReceivesWaitNatively"/>.</summary>
         private int _receiveTimeoutMs;
 
         /// <summary>Creates a socket in <paramref name="context"/> (<c>zmq_socket</c>). Its linger starts at the context's
