@@ -73,7 +73,7 @@ namespace NetZeroMQ
         /// <summary>
         /// The first attempt, before anything waits: the socket's own non-blocking call (<c>TrySend</c>, <c>TryRecv</c>,
         /// <c>TryRecvBytes</c>, <c>TrySendMultipart</c>, ...), which checks its arguments and the socket as the blocking call
-        /// does. Returns the bytes received (0 for anything else that completed) or <see cref="TransferStep.WouldBlock"/>; a
+        /// does. Returns the bytes received (0 for anything else that completed) or <see cref="SocketLease.WouldBlock"/>; a
         /// frame receive's copy comes back in <paramref name="frame"/>.
         /// </summary>
         internal int TryNow(Socket socket, out object? frame)
@@ -86,7 +86,7 @@ namespace NetZeroMQ
                     done = socket.TrySend(_buffer.Span, (SendFlags)_flags);
                     break;
                 case Kind.RecvBuffer:
-                    return socket.TryRecv(_buffer.Span, out RecvResult result) ? result.MessageSize : TransferStep.WouldBlock;
+                    return socket.TryRecv(_buffer.Span, out RecvResult result) ? result.MessageSize : SocketLease.WouldBlock;
                 case Kind.SendMessage:
                     done = socket.TrySend((Message)_target!, (SendFlags)_flags);
                     break;
@@ -110,12 +110,12 @@ namespace NetZeroMQ
                     break;
             }
 
-            return done ? 0 : TransferStep.WouldBlock;
+            return done ? 0 : SocketLease.WouldBlock;
         }
 
         /// <summary>
         /// A retry: one non-blocking attempt, by the holder of <paramref name="lease"/> (a call on the socket as it ends, or the
-        /// reactor). Returns the bytes moved (0 for a multipart message) or <see cref="TransferStep.WouldBlock"/>; throws what
+        /// reactor). Returns the bytes moved (0 for a multipart message) or <see cref="SocketLease.WouldBlock"/>; throws what
         /// the blocking call would throw. A frame receive's copy comes back in <paramref name="frame"/>.
         /// </summary>
         internal int TryOnce(SocketLease lease, out object? frame)
@@ -138,10 +138,10 @@ namespace NetZeroMQ
                     }
 
                 case Kind.SendMultipart:
-                    return lease.TrySendMultipart((MultipartMessage)_target!) ? 0 : TransferStep.WouldBlock;
+                    return lease.TrySendMultipart((MultipartMessage)_target!) ? 0 : SocketLease.WouldBlock;
 
                 case Kind.RecvMultipart:
-                    return lease.TryRecvMultipart((MultipartMessage)_target!) ? 0 : TransferStep.WouldBlock;
+                    return lease.TryRecvMultipart((MultipartMessage)_target!) ? 0 : SocketLease.WouldBlock;
 
                 case Kind.RecvFrame:
                     // Into the async side's scratch message, and out of it again before the socket is let go.

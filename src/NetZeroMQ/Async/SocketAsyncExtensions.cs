@@ -165,7 +165,7 @@ namespace NetZeroMQ
         private static AsyncOperation Start(Socket socket, in AsyncTransfer transfer, CancellationToken cancellationToken, out short token)
         {
             using SocketLease lease = socket.Lease();
-            if (lease.Socket.IsThreadSafe)
+            if (lease.IsThreadSafe)
             {
                 // No ZMQ_FD there: a draft poller's descriptor waits instead, for any number of pending operations.
                 return ThreadSafeAsyncState.Of(lease).Start(lease, transfer, cancellationToken, out token);

@@ -95,7 +95,7 @@ namespace NetZeroMQ
                 {
                     // A draft build older than libzmq 4.3.2 makes these sockets but has no zmq_poller_fd to wait on.
                     throw new NotSupportedException(
-                        "An async send or receive that has to wait on a thread-safe " + lease.Socket.TypeName + " socket needs the " +
+                        "An async send or receive that has to wait on a thread-safe " + lease.TypeName + " socket needs the " +
                         "draft poller with zmq_poller_fd (libzmq 4.3.2+), which the loaded libzmq " + Libzmq.Version + " does not export.");
                 }
 

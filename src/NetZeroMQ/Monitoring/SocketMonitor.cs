@@ -230,15 +230,11 @@ namespace NetZeroMQ
             }
 
             // In use by another thread for longer than BusyWait: see remarks, case (3).
-            if (_monitored.TryHoldNative())
+            if (_monitored.TryHoldNative(out SocketNativeHold hold))
             {
-                try
+                using (hold)
                 {
-                    StopNative(_monitored.NativeWhileHeld);
-                }
-                finally
-                {
-                    _monitored.ReleaseNativeHold();
+                    StopNative(hold.Native);
                 }
             }
             else
@@ -264,7 +260,7 @@ namespace NetZeroMQ
                     while (StartNative(lease.Native, p, events) != 0)
                     {
                         int errno = Interop.Zmq.zmq_errno();
-                        if (!SocketSlots.WaitForReaper(errno, ref reaper, _monitored.Context.AllSlotsHeldByOpenSockets()))
+                        if (!SocketSlots.WaitForReaper(errno, ref reaper, lease.AllContextSlotsHeld))
                         {
                             ZmqThrow.Error(errno, "zmq_socket_monitor", Endpoint);
                         }

@@ -1,8 +1,8 @@
 namespace NetZeroMQ
 {
     /// <summary>
-    /// One libzmq send or receive call, as a struct so that the code that makes it (<see cref="TransferStep"/>, the socket's
-    /// wait loops) is specialised per call by the JIT: no delegate, no allocation, no indirect call on the hot path. The buffer
+    /// One libzmq send or receive call, as a struct so that the code that makes it (the socket's transfer path, its attempts
+    /// and wait loops) is specialised per call by the JIT: no delegate, no allocation, no indirect call on the hot path. The buffer
     /// calls are here; the message calls, which also record the transfer in the message, are in the core (MessageTransfers.cs).
     /// </summary>
     internal interface INativeTransfer

@@ -289,15 +289,15 @@ namespace NetZeroMQ.Tests.Races
                     Assert.Equal((byte)i, message.ToArray()[0]);
                 }
 
-                biasedBeforeBlocking = pull.GuardIsBiased;
+                biasedBeforeBlocking = pull.GuardIsBiased();
                 pull.Recv(message);
             });
 
-            Assert.True(Eventually.True(() => receiver.HasEnded || (Volatile.Read(ref biasedBeforeBlocking) && pull.GuardIsBusy), TestTimeouts.Expected));
+            Assert.True(Eventually.True(() => receiver.HasEnded || (Volatile.Read(ref biasedBeforeBlocking) && pull.GuardIsBusy()), TestTimeouts.Expected));
             Assert.False(receiver.HasEnded, "the receiver ended early: " + receiver.Exception);
             var e = Assert.Throws<InvalidOperationException>(() => pull.TryRecv(new byte[8], out _));
             Assert.Contains("is being used by another thread", e.Message, StringComparison.Ordinal);
-            Assert.True(pull.GuardIsBiased, "a refused revocation gives the bias back");
+            Assert.True(pull.GuardIsBiased(), "a refused revocation gives the bias back");
 
             pull.Dispose();
             Assert.True(receiver.Join(TestTimeouts.Expected), "Dispose did not end the blocked receive");

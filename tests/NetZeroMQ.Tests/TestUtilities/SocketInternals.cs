@@ -27,6 +27,15 @@ namespace NetZeroMQ.Tests.TestUtilities
             return Interop.Zmq.zmq_poll(&item, 1, 0) > 0;
         }
 
+        /// <summary>Whether the socket's usage guard is biased to one thread now (UsageGuard.Bias.cs).</summary>
+        internal static bool GuardIsBiased(this Socket socket) => GuardOf(socket).IsBiased;
+
+        /// <summary>Whether a call holds the socket now, read without claiming it.</summary>
+        internal static bool GuardIsBusy(this Socket socket) => GuardOf(socket).IsBusy;
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_guard")]
+        private static extern ref UsageGuard GuardOf(Socket socket);
+
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_handle")]
         private static extern ref SocketHandle HandleOf(Socket socket);
     }

@@ -212,7 +212,7 @@ namespace NetZeroMQ
             void* msg = Enter();
             if (SendBufferPool.Takes(data.Length) || (_data != null && data.Overlaps(new ReadOnlySpan<byte>(_data, _size))))
             {
-                RebuildHeld(msg, data);
+                RebuildAndExit(msg, data);
                 return;
             }
 
@@ -238,7 +238,7 @@ namespace NetZeroMQ
         /// own content; under the guard the caller took, which this releases whatever happens.
         /// </summary>
         [MethodImpl(MethodImplOptions.NoInlining)]
-        private void RebuildHeld(void* msg, ReadOnlySpan<byte> data)
+        private void RebuildAndExit(void* msg, ReadOnlySpan<byte> data)
         {
             try
             {

@@ -4,9 +4,6 @@ namespace NetZeroMQ
 {
     public sealed unsafe partial class Socket
     {
-        /// <summary>What a feature attached (the async side); null until one attaches.</summary>
-        private SocketAttachment? _attachment;
-
         /// <summary>Claims the socket for code outside the core; throws as any call would (disposed, or in use elsewhere).</summary>
         internal SocketLease Lease()
         {
@@ -48,11 +45,11 @@ namespace NetZeroMQ
         }
 
         /// <summary>
-        /// Keeps the native socket from being closed during a call made without the guard (a monitor stopped from another
-        /// thread while this socket's owner is inside a call); false if it is closed already. Pair with
-        /// <see cref="ReleaseNativeHold"/>.
+        /// The one native hold: keeps the native socket from being closed during a call made without the guard (a monitor
+        /// stopped from another thread while this socket's owner is inside a call); false if it is closed already. Dispose
+        /// <paramref name="hold"/> to end it.
         /// </summary>
-        internal bool TryHoldNative()
+        internal bool TryHoldNative(out SocketNativeHold hold)
         {
             bool added = false;
             try
@@ -61,27 +58,25 @@ namespace NetZeroMQ
             }
             catch (System.ObjectDisposedException)
             {
+                hold = default;
                 return false;
             }
 
+            hold = added ? new SocketNativeHold(_handle, _socket) : default;
             return added;
         }
 
-        /// <summary>Ends a <see cref="TryHoldNative"/>.</summary>
-        internal void ReleaseNativeHold() => _handle.DangerousRelease();
+        // What a SocketLease gives (SocketLease.cs forwards to these): its holder holds the guard, hence the suffix.
 
-        /// <summary>The native socket while the caller holds the native handle (<see cref="TryHoldNative"/>).</summary>
-        internal nint NativeWhileHeld => _socket;
+        internal nint NativeUnguarded => _socket;
 
-        internal nint NativeWhileLeased => _socket;
-
-        internal PollEvents EventsWhileLeased => (PollEvents)GetInt32Unguarded(Interop.Zmq.ZMQ_EVENTS, "Events");
+        internal PollEvents EventsUnguarded => (PollEvents)GetInt32Unguarded(Interop.Zmq.ZMQ_EVENTS, "Events");
 
         /// <summary>
         /// <c>ZMQ_FD</c>: an int on POSIX, but a SOCKET on Windows, where libzmq refuses a 4-byte buffer with EINVAL; read at the
-        /// platform's size (Socket.Wait's poll items make the same distinction).
+        /// platform's size (the transfer path's poll items make the same distinction).
         /// </summary>
-        internal nint FdWhileLeased
+        internal nint FdUnguarded
         {
             get
             {
@@ -91,9 +86,9 @@ namespace NetZeroMQ
             }
         }
 
-        internal SocketAttachment? AttachmentWhileLeased => _attachment;
+        internal SocketAttachment? AttachmentUnguarded => _attachment;
 
-        internal void AttachWhileLeased(SocketAttachment attachment)
+        internal void AttachUnguarded(SocketAttachment attachment)
         {
             System.Diagnostics.Debug.Assert(_attachment is null, "a socket takes one attachment");
 
@@ -109,7 +104,7 @@ namespace NetZeroMQ
 
         /// <summary>One attempt at <paramref name="op"/> without blocking, by the lease's holder: the socket's own transfer step,
         /// so the frame is counted in the socket's traffic as any other.</summary>
-        internal int TryTransferWhileLeased<T>(ref T op, int flags)
+        internal int TryTransferUnguarded<T>(ref T op, int flags)
             where T : struct, INativeTransfer => Transfer(ref op, flags, TransferWait.None);
 
         /// <summary>

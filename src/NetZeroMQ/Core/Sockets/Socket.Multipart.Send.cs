@@ -20,9 +20,6 @@ namespace NetZeroMQ
     /// </remarks>
     public sealed unsafe partial class Socket
     {
-        /// <summary>Set (never cleared) when a multipart send broke off after its first frame: the description of that failure.</summary>
-        private string? _brokenMultipartSend;
-
         /// <summary>
         /// Whether a multipart send on this socket failed after its first frame was queued; the socket then refuses every send
         /// (see the failure policy in <see cref="SendMultipart(MultipartMessage)"/>).

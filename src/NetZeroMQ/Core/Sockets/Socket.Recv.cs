@@ -11,9 +11,6 @@ namespace NetZeroMQ
         /// <summary>Received frames larger than this are not kept in the socket's scratch message after being copied out.</summary>
         private const int ScratchKeepLimit = 64 * 1024;
 
-        /// <summary>Lazily made message that <see cref="RecvBytes"/> and <see cref="RecvString"/> receive into; owned by the socket.</summary>
-        private Message? _scratch;
-
         /// <summary>
         /// Receives one frame into <paramref name="buffer"/> (<c>zmq_recv</c>), waiting up to <see cref="ReceiveTimeout"/>. If the
         /// frame is larger than the buffer, the tail is dropped and the result says so (<see cref="RecvResult.IsTruncated"/>).
@@ -40,34 +37,12 @@ namespace NetZeroMQ
                 var op = new BufferRecv(p, buffer.Length);
                 if (!TryReceiveAtOnce(ref op, TransferWait.Blocking, out size))
                 {
-                    return RecvHeld(buffer);
+                    return RecvAndExit(buffer);
                 }
             }
 
             ExitAfterMove(isSend: false, size);
             return new RecvResult(Math.Min(size, buffer.Length), size);
-        }
-
-        /// <summary>A blocking receive into <paramref name="buffer"/> under the guard the caller took, which this releases
-        /// whatever happens, after <see cref="TryReceiveAtOnce"/> failed.</summary>
-        [MethodImpl(MethodImplOptions.NoInlining)]
-        private RecvResult RecvHeld(Span<byte> buffer)
-        {
-            try
-            {
-                fixed (byte* p = &MemoryMarshal.GetReference(buffer))
-                {
-                    var op = new BufferRecv(p, buffer.Length);
-                    int size = WaitsNatively(TransferWait.Blocking)
-                        ? ContinueAfterNativeWait(ref op, 0, TransferWait.Blocking, Interop.Zmq.zmq_errno())
-                        : Transfer(ref op, 0, TransferWait.Blocking);
-                    return new RecvResult(Math.Min(size, buffer.Length), size);
-                }
-            }
-            finally
-            {
-                Exit();
-            }
         }
 
         /// <summary>Receives one frame into <paramref name="buffer"/> if one is waiting; never blocks.</summary>

@@ -30,7 +30,7 @@ namespace NetZeroMQ
             Enter();
             if (!TrySendAtOnce(data, (int)flags))
             {
-                SendHeld(data, (int)flags, TransferWait.Blocking);
+                SendAndExit(data, (int)flags, TransferWait.Blocking);
             }
         }
 
@@ -73,7 +73,7 @@ namespace NetZeroMQ
         {
             ThrowIfInvalid(flags);
             Enter();
-            return TrySendAtOnce(data, (int)flags) || SendHeld(data, (int)flags, TransferWait.None);
+            return TrySendAtOnce(data, (int)flags) || SendAndExit(data, (int)flags, TransferWait.None);
         }
 
         /// <summary>Sends one frame copied from an array if that is possible without blocking.</summary>
@@ -169,48 +169,7 @@ namespace NetZeroMQ
         {
             ThrowIfInvalid(flags);
             Enter();
-            return SendHeld(data, (int)flags, wait);
-        }
-
-        /// <summary>
-        /// The hot path's first attempt at a span send, under the guard the caller took and without a try/finally
-        /// (<see cref="TryTransferAtOnce"/>): true when the frame was sent, and then the guard is released; false leaves the
-        /// guard held for <see cref="SendHeld"/>. Large frames (the send buffer pool's) always go to SendHeld.
-        /// </summary>
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        private bool TrySendAtOnce(ReadOnlySpan<byte> data, int flags)
-        {
-            if (SendBufferPool.Takes(data.Length))
-            {
-                return false;
-            }
-
-            int sent;
-            fixed (byte* p = &MemoryMarshal.GetReference(data))
-            {
-                var op = new BufferSend(p, data.Length);
-                if (!TryTransferAtOnce(ref op, flags, out sent))
-                {
-                    return false;
-                }
-            }
-
-            ExitAfterMove(isSend: true, sent);
-            return true;
-        }
-
-        /// <summary>A span send under the guard the caller took, which this releases whatever happens.</summary>
-        [MethodImpl(MethodImplOptions.NoInlining)]
-        private bool SendHeld(ReadOnlySpan<byte> data, int flags, TransferWait wait)
-        {
-            try
-            {
-                return SendBytesUnguarded(data, flags, wait);
-            }
-            finally
-            {
-                Exit();
-            }
+            return SendAndExit(data, (int)flags, wait);
         }
 
         private bool SendString(string text, SendFlags flags, TransferWait wait)
@@ -229,51 +188,6 @@ namespace NetZeroMQ
             finally
             {
                 Exit();
-            }
-        }
-
-        /// <summary>
-        /// Sends one frame; the caller holds the guard. Inlined into its callers: the large-frame branch kept it from being
-        /// inlined otherwise, which cost the 64-byte span send 39 instructions (callgrind, benchmarks/instructions/measure.sh).
-        /// </summary>
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        private bool SendBytesUnguarded(ReadOnlySpan<byte> data, int flags, TransferWait wait)
-        {
-            if (SendBufferPool.Takes(data.Length))
-            {
-                return SendPooledUnguarded(data, flags, wait);
-            }
-
-            fixed (byte* p = &MemoryMarshal.GetReference(data))
-            {
-                var op = new BufferSend(p, data.Length);
-                return Transfer(ref op, flags, wait) >= 0;
-            }
-        }
-
-        /// <summary>
-        /// Sends one large frame copied into a pooled native buffer (<see cref="SendBufferPool"/>), which libzmq gives back
-        /// when it is done with it; a frame that is not sent (would block, timed out, failed) is closed here, which gives the
-        /// buffer back at once. The caller holds the guard.
-        /// </summary>
-        [MethodImpl(MethodImplOptions.NoInlining)]
-        private bool SendPooledUnguarded(ReadOnlySpan<byte> data, int flags, TransferWait wait)
-        {
-            ulong* msg = stackalloc ulong[Interop.Zmq.ZmqMsgSize / sizeof(ulong)];
-            SendBufferPool.InitCopy(msg, data);
-            bool sent = false;
-            try
-            {
-                var op = new PooledSend(msg);
-                sent = Transfer(ref op, flags, wait) >= 0;
-                return sent;
-            }
-            finally
-            {
-                if (!sent)
-                {
-                    Interop.Zmq.zmq_msg_close(msg);
-                }
             }
         }
 
@@ -314,80 +228,6 @@ namespace NetZeroMQ
 
             ThrowIfInvalid(flags);
             return TransferMessage(message, (int)flags, wait, isSend: true);
-        }
-
-        /// <summary>
-        /// zmq_msg_send or zmq_msg_recv of <paramref name="message"/>, holding both guards (the transfer updates the message's
-        /// cached size: empty after a send, the frame's size after a receive). False means "would block" or "timed out" for a Try
-        /// form. The first attempt runs without a try/finally (<see cref="TryTransferAtOnce"/>), inlined down into the caller of
-        /// the blocking <c>Send(Message)</c> and <c>Recv(Message)</c>, so that <paramref name="isSend"/> is a constant; anything
-        /// else goes to <see cref="TransferMessageHeld"/>. (As a call of its own with two try/finally blocks it cost 117
-        /// instructions per transfer, callgrind.)
-        /// </summary>
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        private bool TransferMessage(Message message, int flags, TransferWait wait, bool isSend)
-        {
-            Enter();
-            bool attempted = message.TryEnterAtOnce();
-            if (attempted)
-            {
-                bool moved;
-                int rc;
-                if (isSend)
-                {
-                    var op = new MessageSend(message);
-                    moved = TryTransferAtOnce(ref op, flags, out rc);
-                }
-                else
-                {
-                    var op = new MessageRecv(message);
-                    moved = TryReceiveAtOnce(ref op, wait, out rc);
-                }
-
-                message.Exit();
-                if (moved)
-                {
-                    ExitAfterMove(isSend, rc);
-                    return true;
-                }
-            }
-
-            return TransferMessageHeld(message, flags, wait, isSend, attempted);
-        }
-
-        /// <summary><see cref="TransferMessage"/> under the socket's guard, which the caller took and this releases whatever
-        /// happens; takes the message's guard for the transfer. <paramref name="attempted"/>: whether the caller made its first
-        /// attempt (<see cref="TryReceiveAtOnce"/> for a receive).</summary>
-        [MethodImpl(MethodImplOptions.NoInlining)]
-        private bool TransferMessageHeld(Message message, int flags, TransferWait wait, bool isSend, bool attempted)
-        {
-            try
-            {
-                message.Enter();
-                try
-                {
-                    if (isSend)
-                    {
-                        var op = new MessageSend(message);
-                        return Transfer(ref op, flags, wait) >= 0;
-                    }
-                    else
-                    {
-                        var op = new MessageRecv(message);
-                        return (attempted && WaitsNatively(wait)
-                            ? ContinueAfterNativeWait(ref op, flags, wait, Interop.Zmq.zmq_errno())
-                            : Transfer(ref op, flags, wait)) >= 0;
-                    }
-                }
-                finally
-                {
-                    message.Exit();
-                }
-            }
-            finally
-            {
-                Exit();
-            }
         }
 
         private void ThrowIfInvalid(SendFlags flags)

@@ -6,9 +6,6 @@ namespace NetZeroMQ
 {
     public sealed unsafe partial class Socket
     {
-        /// <summary>The zmq_msg_t zero-copy sends are built in; owned by the socket, so a zero-copy send allocates nothing managed.</summary>
-        private Message? _zeroCopyScratch;
-
         /// <summary>
         /// Sends <paramref name="data"/> without copying it (<c>zmq_msg_init_data</c> + <c>zmq_msg_send</c>): the memory is
         /// pinned and libzmq reads it where it is; it is unpinned when libzmq lets go (after the bytes left, for tcp/ipc on

@@ -1,5 +1,6 @@
 using System;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using System.Threading;
 
 namespace NetZeroMQ
@@ -32,13 +33,28 @@ namespace NetZeroMQ
     /// </remarks>
     public sealed unsafe partial class Socket : IDisposable
     {
+        // Every field of the socket is declared here, each with what it holds; the partials are API faces and the transfer
+        // path (Socket.Transfer.cs), and declare none.
+
+        /// <summary>Whether the poll items of libzmq are Windows' (a SOCKET, not an int); also the size <c>ZMQ_FD</c> is read at.</summary>
+        private static readonly bool s_windowsPollItems = RuntimeInformation.IsOSPlatform(OSPlatform.Windows);
+
+        /// <summary>The context that owns the socket: tracks it, and is released only after the socket is closed.</summary>
         private readonly Context _context;
+
+        /// <summary>Owns the native socket (and its waker) and closes it exactly once (<see cref="ReleaseNative"/>).</summary>
         private readonly SocketHandle _handle;
+
+        /// <summary>The native socket, read under the guard by every call (the handle's value, kept here for the hot path).</summary>
         private readonly nint _socket;
+
+        /// <summary>How the context finds this socket to close it at its own disposal without keeping it alive.</summary>
         private readonly WeakReference<Socket> _tracking;
 
         /// <summary>Frames and bytes moved, counted by the calls that move them (see <see cref="Transfer"/>); the metrics read it.</summary>
         private readonly SocketTraffic _traffic;
+
+        /// <summary>The usage guard every call passes through (<see cref="Enter"/>/<see cref="Exit"/>); closes nothing under a call.</summary>
         private UsageGuard _guard;
 
         /// <summary>The send flags this socket takes: <see cref="SendFlags.SendMore"/>, or none on a thread-safe socket.</summary>
@@ -46,6 +62,35 @@ namespace NetZeroMQ
 
         /// <summary>The name of a type the core does not define (draft types), given by whoever made the socket; else null.</summary>
         private readonly string? _typeName;
+
+        /// <summary>What a feature attached (the async side, through <see cref="SocketLease.Attach"/>); null until one attaches.</summary>
+        private SocketAttachment? _attachment;
+
+        /// <summary>Set (never cleared) when a multipart send broke off after its first frame: the description of that failure.</summary>
+        private string? _brokenMultipartSend;
+
+        /// <summary>Lazily made message that <see cref="RecvBytes"/> and <see cref="RecvString"/> receive into; owned by the socket.</summary>
+        private Message? _scratch;
+
+        /// <summary>The zmq_msg_t zero-copy sends are built in; owned by the socket, so a zero-copy send allocates nothing managed.</summary>
+        private Message? _zeroCopyScratch;
+
+        /// <summary>The socket's <c>ZMQ_FD</c> (fixed for its life), read at the first receive that polls it; -1 until then.</summary>
+        private int _commandFd = -1;
+
+        // The receive-wait state (Socket.Transfer.cs, step 6): a socket starts polling, and moves once, at its first blocking
+        // receive that has to wait, to waiting natively; then the native ZMQ_RCVTIMEO holds the slice and the caller's value
+        // lives in the RCVTIMEO shadow below, which every option read and write goes through (Socket.Options.cs). One field,
+        // _blockingReceiveFlags, is the whole state, so the inlined hot path reads it once and passes it on.
+
+        /// <summary>The receive-wait state as a blocking receive's first flags: <c>ZMQ_DONTWAIT</c> (polling), then 0 (natively).</summary>
+        private int _blockingReceiveFlags = Interop.Zmq.ZMQ_DONTWAIT;
+
+        /// <summary>The native <c>ZMQ_RCVTIMEO</c> while <see cref="ReceivesWaitNatively"/>: the slice, or the caller's shorter timeout.</summary>
+        private int _nativeReceiveWaitMs;
+
+        /// <summary>The RCVTIMEO shadow: the caller's receive timeout (-1: infinite) while <see cref="ReceivesWaitNatively"/>.</summary>
+        private int _receiveTimeoutMs;
 
         /// <summary>Creates a socket in <paramref name="context"/> (<c>zmq_socket</c>). Its linger starts at the context's
         /// <see cref="Context.DefaultLinger"/>.</summary>
@@ -245,7 +290,7 @@ namespace NetZeroMQ
         /// <summary>This socket's wake-up descriptor, made on first use; null where the platform has none or no descriptor can be
         /// spared (<see cref="WakerHandle.TryCreate"/>: the wait then runs in slices, and the next one tries again). The caller
         /// holds the guard.</summary>
-        internal WakerHandle? GetOrCreateWakerWhileLeased()
+        internal WakerHandle? GetOrCreateWakerUnguarded()
         {
             WakerHandle? waker = _handle.Waker;
             if (waker is null && WakerHandle.IsSupported)
@@ -264,14 +309,6 @@ namespace NetZeroMQ
 
         /// <summary>Whether this is one of libzmq's thread-safe socket types (any number of threads may call at once).</summary>
         internal bool IsThreadSafe => _guard.IsShared;
-
-#if NET
-        /// <summary>Whether the guard is biased to one thread now (for tests).</summary>
-        internal bool GuardIsBiased => _guard.IsBiased;
-#endif
-
-        /// <summary>Whether a call holds the socket now, read without claiming it (for tests).</summary>
-        internal bool GuardIsBusy => _guard.IsBusy;
 
         internal void ThrowDisposed() => ZmqThrow.Disposed(this);
     }
