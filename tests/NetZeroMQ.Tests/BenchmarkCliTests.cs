@@ -117,7 +117,7 @@ namespace NetZeroMQ.Tests
 
         [Theory]
         [InlineData("--patterns does not apply with --latency", "--native", "--latency", "--patterns", "pushpull")]
-        [InlineData("--unchecked does not apply with --latency", "--native", "--latency", "--unchecked")]
+        [InlineData("--modes does not apply with --latency", "--native", "--latency", "--modes", "blocking")]
         [InlineData("--apis does not apply with --latency", "--netmq", "--latency", "--apis", "msg")]
         public void StreamOptionWithLatency_ExitsTwoNamingTheOption(string expected, params string[] args)
         {

@@ -103,9 +103,6 @@ namespace NetZeroMQ.Tests
                             return 0;
                         }
 
-                    case UncheckedModeScenario.Name:
-                        return UncheckedModeScenario.Run();
-
                     case "plain-enforced-empty-domain":
                         // libzmq 4.3.4 asserts zap_required() in plain_server_t's constructor: ZapEnforceDomain with an empty
                         // domain aborts the process as soon as a PLAIN client connects. NetZeroMQ refuses to bind or connect

@@ -37,7 +37,6 @@ public static class NativeCellMode
         "--jit-warmup", "messages per untimed batch before the timed one, 0 for none [default: --count]", minimum: 0);
     private static readonly Option<double> s_jitWarmupSeconds = CliOptions.PositiveDouble(
         "--jit-warmup-seconds", 2.0, "untimed batches go on for at least this long, so that the JIT has tiered up");
-    private static readonly Option<bool> s_unchecked = CliOptions.Flag("--unchecked", "concurrency checks off (NetZeroMQ.DisableConcurrentUseDetection)");
 
     public static Command Command { get; } = CliOptions.Mode(
         "--cell",
@@ -51,17 +50,10 @@ public static class NativeCellMode
         s_api,
         s_timeoutMs,
         s_jitWarmup,
-        s_jitWarmupSeconds,
-        s_unchecked);
+        s_jitWarmupSeconds);
 
     private static int Run(ParseResult options)
     {
-        if (options.GetValue(s_unchecked))
-        {
-            // Must happen before the first NetZeroMQ object: the switch is read once per process.
-            AppContext.SetSwitch(ConcurrencyChecks.DisableSwitchName, true);
-        }
-
         Pattern pattern = options.GetValue(s_pattern);
         Transport transport = options.GetValue(s_transport);
         int size = options.GetValue(s_size);

@@ -22,11 +22,10 @@ namespace NetZeroMQ.Benchmarks.Modes;
 public static class NativeComparisonMode
 {
     private static readonly Option<bool> s_pin = CliOptions.Flag("--pin", "run both sides under taskset -c 0 (every thread on CPU 0): the reproducible ratio");
-    private static readonly Option<bool> s_unchecked = CliOptions.Flag("--unchecked", "run the .NET side with the concurrency checks off (NetZeroMQ.DisableConcurrentUseDetection)");
     private static readonly Option<bool> s_mallocNeutral = CliOptions.Flag(
         "--malloc-neutral", "set MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ to 1e9 for both processes (removes glibc's trimming noise at 64 KiB+)");
     private static readonly Option<bool> s_latency = CliOptions.Flag(
-        "--latency", "round trips (reqrep, dealerrouter ping-pong; p50/p99 in µs) instead of streams; --sizes defaults to 64, --patterns/--apis/--modes/--unchecked do not apply");
+        "--latency", "round trips (reqrep, dealerrouter ping-pong; p50/p99 in µs) instead of streams; --sizes defaults to 64, --patterns/--apis/--modes do not apply");
     private static readonly Option<int> s_rounds = CliOptions.Int("--rounds", 5, "interleaved rounds per cell; the table shows medians");
     private static readonly Option<IReadOnlyList<int>> s_sizes = CliOptions.IntList("--sizes", "64,1024,65536", "message sizes in bytes");
     private static readonly Option<IReadOnlyList<string>> s_patterns = CliOptions.ListOf(
@@ -51,7 +50,6 @@ public static class NativeComparisonMode
             "NetZeroMQ against native C on the same libzmq: interleaved child processes, markdown table; exit 3 if a run failed",
             Run,
             s_pin,
-            s_unchecked,
             s_mallocNeutral,
             s_latency,
             s_rounds,
@@ -63,7 +61,7 @@ public static class NativeComparisonMode
             s_count,
             s_seconds,
             s_warmupSeconds);
-        command.Validators.Add(result => RejectWithLatency(result, s_latency, s_patterns, s_apis, s_modes, s_unchecked));
+        command.Validators.Add(result => RejectWithLatency(result, s_latency, s_patterns, s_apis, s_modes));
         return command;
     }
 
@@ -91,7 +89,6 @@ public static class NativeComparisonMode
     private static int Run(ParseResult options)
     {
         bool pin = options.GetValue(s_pin);
-        bool unchecked_ = options.GetValue(s_unchecked);
         bool latency = options.GetValue(s_latency);
 
         // glibc returns freed heap memory to the kernel once the free top exceeds 128 KiB and maps chunks of 128 KiB and
@@ -116,7 +113,7 @@ public static class NativeComparisonMode
         }
 
         var runner = new Interleaved(pin, environment);
-        Console.WriteLine($"rounds={rounds} pin={(pin ? "taskset -c 0" : "none")} concurrency_checks={(unchecked_ ? "off" : "on")} malloc={(environment is null ? "default" : "neutral")} warmup_seconds={Interleaved.Invariant(warmupSeconds)} cpus={Environment.ProcessorCount} load=\"{Interleaved.LoadAverage()}\" started={DateTime.UtcNow:yyyy-MM-dd HH:mm:ss}Z");
+        Console.WriteLine($"rounds={rounds} pin={(pin ? "taskset -c 0" : "none")} malloc={(environment is null ? "default" : "neutral")} warmup_seconds={Interleaved.Invariant(warmupSeconds)} cpus={Environment.ProcessorCount} load=\"{Interleaved.LoadAverage()}\" started={DateTime.UtcNow:yyyy-MM-dd HH:mm:ss}Z");
         // Which libzmq each side loads: the C program's own report (zmq_version's file) and this process's, which the .NET
         // children share (same environment). Draft cells run only when both have the draft API.
         ChildResult nativeLibzmq = runner.Start(NativeProgram.Command(native, new[] { "--draft-check" }));
@@ -152,7 +149,7 @@ public static class NativeComparisonMode
             ChildCommand nativeCommand = NativeProgram.Command(native, nativeCell.Concat(new[] { "--count", n, "--warmup", n, "--warmup-seconds", w }).ToArray());
             ChildCommand dotnetCommand = latency
                 ? Interleaved.Self(new[] { "--rtt-cell", "--impl", "netzeromq", "--pattern", pattern, "--transport", transport, "--size", Interleaved.Invariant(size), "--count", n, "--warmup", n, "--warmup-seconds", w })
-                : Interleaved.Self(new[] { "--cell" }.Concat(cell).Concat(new[] { "--count", n, "--jit-warmup", n, "--jit-warmup-seconds", w }).Concat(unchecked_ ? new[] { "--unchecked" } : Array.Empty<string>()));
+                : Interleaved.Self(new[] { "--cell" }.Concat(cell).Concat(new[] { "--count", n, "--jit-warmup", n, "--jit-warmup-seconds", w }));
             string label = $"{pattern} {transport} {size} {(latency ? "round trip" : api + " " + mode)} count={count}";
             if (latency)
             {

@@ -1,4 +1,3 @@
-#if NET
 using System;
 using System.Runtime.CompilerServices;
 using System.Threading;
@@ -44,4 +43,3 @@ namespace NetZeroMQ
         }
     }
 }
-#endif

@@ -49,7 +49,6 @@ namespace NetZeroMQ
         public Message()
         {
             Libzmq.EnsureUsable();
-            _guard.UseConfiguredMode();
             _handle = MessageHandle.Allocate();
             _msg = _handle.Msg;
             Interop.Zmq.zmq_msg_init(_msg);
