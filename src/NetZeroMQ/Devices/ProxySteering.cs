@@ -1,5 +1,7 @@
+using System;
 using System.Diagnostics;
 using System.Threading;
+using System.Threading.Tasks;
 
 namespace NetZeroMQ
 {
@@ -233,13 +235,26 @@ namespace NetZeroMQ
             }
         }
 
-        /// <summary>Loop: it has ended and released the sockets (or could not start); every waiter returns.</summary>
-        internal void Finish()
+        /// <summary>
+        /// Loop: it has ended and released the sockets (or could not start); every waiter returns. <paramref name="completion"/>,
+        /// the task of a proxy started on its own thread, completes with the state (faulted with <paramref name="failure"/>, if
+        /// any), so that whoever sees the one ended sees the other ended too; its continuations run asynchronously, never here.
+        /// </summary>
+        internal void Finish(TaskCompletionSource<bool>? completion, Exception? failure)
         {
             lock (_sync)
             {
                 _state = ProxyState.Finished;
                 _pending = ProxyCommand.None;
+                if (failure is not null)
+                {
+                    completion?.TrySetException(failure);
+                }
+                else
+                {
+                    completion?.TrySetResult(true);
+                }
+
                 Monitor.PulseAll(_sync);
             }
         }

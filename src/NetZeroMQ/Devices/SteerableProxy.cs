@@ -117,7 +117,7 @@ namespace NetZeroMQ
             }
 
             var completion = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-            var thread = new Thread(() => RunOnOwnThread(completion)) { IsBackground = true, Name = "NetZeroMQ proxy" };
+            var thread = new Thread(() => RunClaimed(completion)) { IsBackground = true, Name = "NetZeroMQ proxy" };
             try
             {
                 // A library thread must not carry the caller's AsyncLocals for as long as the proxy runs.
@@ -126,9 +126,9 @@ namespace NetZeroMQ
                     thread.Start();
                 }
             }
-            catch
+            catch (Exception e)
             {
-                _steering.Finish();
+                _steering.Finish(completion, e);
                 throw;
             }
 
@@ -153,7 +153,7 @@ namespace NetZeroMQ
                 throw new InvalidOperationException(AlreadyStarted);
             }
 
-            RunClaimed();
+            RunClaimed(completion: null);
         }
 
         /// <summary>Stops forwarding; messages wait in the sockets' queues until <see cref="Resume"/>.</summary>
@@ -246,24 +246,14 @@ namespace NetZeroMQ
                 _ => "not started",
             } + ")";
 
-        /// <summary>Start's thread: runs the proxy and reports how it ended through <paramref name="completion"/>.</summary>
-        private void RunOnOwnThread(TaskCompletionSource<bool> completion)
+        /// <summary>
+        /// Runs the claimed proxy on this thread: takes the sockets, runs the loop, releases them, and finishes. On Start's thread
+        /// (<paramref name="completion"/> given) a failure goes to the task, since nothing else waits on that thread; on the
+        /// caller's thread it is thrown.
+        /// </summary>
+        private void RunClaimed(TaskCompletionSource<bool>? completion)
         {
-            try
-            {
-                RunClaimed();
-                completion.SetResult(true);
-            }
-            catch (Exception e)
-            {
-                // Nothing else waits on this thread: the failure goes to the task Start returned.
-                completion.SetException(e);
-            }
-        }
-
-        /// <summary>Runs the claimed proxy on this thread: takes the sockets, runs the loop, releases them, and finishes.</summary>
-        private void RunClaimed()
-        {
+            Exception? failure = null;
             try
             {
                 ProxySockets sockets = ProxySockets.Enter(_frontend, _backend, _capture, _control);
@@ -280,10 +270,20 @@ namespace NetZeroMQ
                     sockets.Exit();
                 }
             }
+            catch (Exception e)
+            {
+                if (completion is null)
+                {
+                    throw;
+                }
+
+                failure = e;
+            }
             finally
             {
-                // After the sockets are released: Terminate, which waits for this, hands them back usable.
-                _steering.Finish();
+                // After the sockets are released: Terminate, which waits for this, hands them back usable. The task completes
+                // with the state, so that whoever sees one ended sees the other ended too.
+                _steering.Finish(completion, failure);
             }
         }
 
