@@ -148,10 +148,7 @@ namespace NetZeroMQ
                 }
             }
 
-            using (_frame.Lease())
-            {
-                _frame.ReleaseContentUnguarded();
-            }
+            _frame.Rebuild(); // releases the held frame's content
         }
 
         /// <summary>Releases the reused messages.</summary>
