@@ -24,15 +24,12 @@ using var tap = new Socket(context, SocketType.Pull) { ReceiveTimeout = TimeSpan
 tap.Connect("inproc://capture");
 
 using var proxy = new SteerableProxy(frontend, backend, capture);
-Task running = proxy.Start(); // its own thread
+Task running = proxy.Start(); // its own thread; returns once the proxy runs
 
 producer.Send("one");
 Console.WriteLine($"consumer got \"{consumer.RecvString()}\", capture saw \"{tap.RecvString()}\"");
 
-proxy.Pause();
-// PAUSE is a command the proxy's thread applies when it next reads its control socket; until then it still forwards. The
-// statistics round trip returns after that (commands are handled in order), so "two" cannot slip through before the pause.
-proxy.GetStatistics();
+proxy.Pause(); // returns once the proxy has paused: "two" cannot slip through
 producer.Send("two");
 consumer.ReceiveTimeout = TimeSpan.FromMilliseconds(300);
 Console.WriteLine(consumer.TryRecvString(out _) ? "unexpected: delivered while paused" : "paused: nothing delivered");
@@ -47,6 +44,6 @@ tap.RecvString();
 ProxyStatistics stats = proxy.GetStatistics();
 Console.WriteLine($"statistics: frontend received {stats.FrontendMessagesReceived} messages, backend sent {stats.BackendMessagesSent}");
 
-proxy.Terminate();
+proxy.Terminate(); // returns once the proxy has ended and released its sockets
 await running.WaitAsync(TimeSpan.FromSeconds(5));
 Console.WriteLine("proxy terminated");

@@ -3,8 +3,8 @@ using System;
 namespace NetZeroMQ
 {
     /// <summary>
-    /// Holds the guards of a proxy's sockets for as long as libzmq's proxy runs on them: the proxy uses the sockets from its
-    /// thread, so any other thread that touches one meanwhile gets <see cref="InvalidOperationException"/>, and a Dispose of one
+    /// Holds the guards of a proxy's sockets for as long as the proxy (libzmq's, or the steerable proxy's own loop) runs on
+    /// them: the proxy uses the sockets from its thread, so any other thread that touches one meanwhile gets <see cref="InvalidOperationException"/>, and a Dispose of one
     /// is carried out when the proxy returns.
     /// </summary>
     internal sealed class ProxySockets
@@ -75,7 +75,13 @@ namespace NetZeroMQ
         }
 
         /// <summary>The native socket of one of the held sockets (the frontend stands for the backend when they are one socket).</summary>
-        private nint NativeOf(Socket socket) => _leases[Array.IndexOf(_sockets, socket)].Native;
+        private nint NativeOf(Socket socket) => LeaseOf(socket).Native;
+
+        /// <summary>
+        /// The lease of one of the held sockets, for the managed steering loop's transfers (the frontend stands for the backend
+        /// when they are one socket); valid until <see cref="Exit"/>.
+        /// </summary>
+        internal SocketLease LeaseOf(Socket socket) => _leases[Array.IndexOf(_sockets, socket)];
 
         /// <summary>Releases the guards; a socket disposed while the proxy ran is closed here.</summary>
         internal void Exit()
