@@ -12,8 +12,11 @@
 #                           zig cc/c++ for x86_64-linux-musl / aarch64-linux-musl (Alpine and other musl systems): the same
 #                           libc++ linked in, so musl's libc.so is the only library needed. The glibc build cannot serve
 #                           them: musl's loader refuses it (glibc-only symbols such as strtoll_l).
-#   win-x64, win-x86        Debian's mingw-w64 gcc (win32 threads; x86_64 and i686), the bundled wepoll for the I/O poller
-#                           (ipc needs it).
+#   win-x64, win-x86        Debian's mingw-w64 gcc (win32 threads; x86_64 and i686), without the ipc transport and with
+#                           select for the I/O poller: pyzmq's Windows wheel configuration. With ipc, libzmq 4.3.4/4.3.5
+#                           makes every context's internal signalling pair from AF_UNIX sockets and has no fallback once
+#                           bind succeeds, so on some machines the first socket aborts the process (libzmq#4730, fixed
+#                           after 4.3.5); see docs/platforms.md, "ipc on Windows".
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 rid="${1:?usage: build-libzmq.sh RID SOURCE BUILD_DIR OUT}"
@@ -68,7 +71,8 @@ case "$rid" in
     win-x64|win-x86)
         platform=(
             -DCMAKE_TOOLCHAIN_FILE="$here/cmake/mingw-w64-$([ "$rid" = win-x64 ] && echo x86_64 || echo i686).cmake"
-            -DPOLLER=epoll -DZMQ_CV_IMPL=win32api
+            # An empty ZMQ_HAVE_IPC answers libzmq's afunix.h check before it runs: no ipc, tcp signalling pairs.
+            -DPOLLER=select -DZMQ_HAVE_IPC= -DZMQ_CV_IMPL=win32api
             "-DCMAKE_C_FLAGS=-I$here/mingw-shim $prefix_map" "-DCMAKE_CXX_FLAGS=-I$here/mingw-shim $prefix_map"
             "-DCMAKE_SHARED_LINKER_FLAGS=-static-libgcc -static-libstdc++ -static -s"
         )

@@ -39,9 +39,6 @@ $debian_version with these changes of NetZeroMQ's own: ${patches:-none} (in NetZ
    - TweetNaCl (CURVE encryption, src/tweetnacl.c): public domain, carried in libzmq's source under libzmq's licence.
    - SHA-1 (WebSocket handshake, external/sha1): BSD 3-clause licence, WIDE Project: section C.
 EOF
-if [[ "$rids" == *" win-"* ]]; then
-    echo "   - wepoll (Windows only, the I/O poller, external/wepoll): BSD 2-clause licence, Bert Belder: section D."
-fi
 cat <<EOF
 
 3. Compiler runtime code linked statically into the libraries:
@@ -67,7 +64,3 @@ section "B. GNU General Public License v3 (libzmq's COPYING)"
 cat "$src/COPYING"
 section "C. SHA-1 implementation (libzmq's external/sha1/license.txt)"
 cat "$src/external/sha1/license.txt"
-if [[ "$rids" == *" win-"* ]]; then
-    section "D. wepoll (libzmq's external/wepoll/license.txt)"
-    cat "$src/external/wepoll/license.txt"
-fi
