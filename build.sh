@@ -10,8 +10,10 @@
 #   ./build.sh package  pack, then build and run a fresh console project against the package (eng/consumer-check.sh)
 #   ./build.sh native   build libzmq for linux-x64 from Debian's source, smoke-test it, pack NetZeroMQ.Native and NetZeroMQ
 #                       (eng/native/native.sh; installs cmake, zig and what else it needs; x64 Linux machine)
-#   ./build.sh native-all  the same for linux-x64, linux-arm64 and win-x64, with the smoke test and the samples run
-#                       under qemu (arm64) and wine (win-x64; there also the Async and RouterDealer samples)
+#   ./build.sh native-all  the same for every runtime NetZeroMQ.Native ships (eng/native/runtimes.txt: linux-x64,
+#                       linux-arm64, linux-musl-x64, linux-musl-arm64, win-x64, win-x86), with the smoke test run under
+#                       qemu (arm64), Debian's musl loader (musl) and wine (win-x64, win-x86), and the samples under qemu
+#                       and wine (Windows: also the Async and RouterDealer samples); see docs/platforms.md
 #   ./build.sh aot      publish the samples with NativeAOT and run the native binaries (installs a C toolchain and zlib);
 #                       AOT_FRAMEWORK=net8.0 ./build.sh aot compiles them for net8.0 instead of their own net10.0
 #   ./build.sh soak [minutes]  the reliability suite's long tier: full counts and the soak (default 30 minutes), see docs/reliability.md
@@ -174,7 +176,7 @@ case "$job" in
         eng/native/native.sh linux-x64
         ;;
     native-all)
-        eng/native/native.sh linux-x64 linux-arm64 win-x64
+        eng/native/native.sh --all
         ;;
     aot)
         # Publishes every sample with NativeAOT (warnings, including trimming and AOT analysis, are errors) and runs the

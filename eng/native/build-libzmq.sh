@@ -8,7 +8,15 @@
 # exported; the C++ runtime linked in statically; stripped.
 #   linux-x64, linux-arm64  zig cc/c++ (clang 16, libc++) against glibc 2.17 stubs, so the library loads on any glibc from
 #                           2.17 on (the manylinux2014 floor): Debian 12's gcc would tie it to glibc 2.36.
-#   win-x64                 Debian's mingw-w64 gcc (win32 threads), the bundled wepoll for the I/O poller (ipc needs it).
+#   linux-musl-x64, linux-musl-arm64
+#                           zig cc/c++ for x86_64-linux-musl / aarch64-linux-musl (Alpine and other musl systems): the same
+#                           libc++ linked in, so musl's libc.so is the only library needed. The glibc build cannot serve
+#                           them: musl's loader refuses it (glibc-only symbols such as strtoll_l).
+#   win-x64, win-x86        Debian's mingw-w64 gcc (win32 threads; x86_64 and i686), without the ipc transport and with
+#                           select for the I/O poller: pyzmq's Windows wheel configuration. With ipc, libzmq 4.3.4/4.3.5
+#                           makes every context's internal signalling pair from AF_UNIX sockets and has no fallback once
+#                           bind succeeds, so on some machines the first socket aborts the process (libzmq#4730, fixed
+#                           after 4.3.5); see docs/platforms.md, "ipc on Windows".
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 rid="${1:?usage: build-libzmq.sh RID SOURCE BUILD_DIR OUT}"
@@ -35,8 +43,13 @@ common=(
 prefix_map="-ffile-prefix-map=$src=libzmq"
 
 case "$rid" in
-    linux-x64|linux-arm64)
-        triple=$([ "$rid" = linux-x64 ] && echo x86_64-linux-gnu.2.17 || echo aarch64-linux-gnu.2.17)
+    linux-x64|linux-arm64|linux-musl-x64|linux-musl-arm64)
+        case "$rid" in
+            linux-x64) triple=x86_64-linux-gnu.2.17 ;;
+            linux-arm64) triple=aarch64-linux-gnu.2.17 ;;
+            linux-musl-x64) triple=x86_64-linux-musl ;;
+            linux-musl-arm64) triple=aarch64-linux-musl ;;
+        esac
         # zig keeps the libc++/glibc stubs it builds in its caches: inside the build tree, never in the user's home.
         export ZIG_GLOBAL_CACHE_DIR="$tools/zig-cache" ZIG_LOCAL_CACHE_DIR="$build/zig-local-cache"
         platform=(
@@ -48,23 +61,25 @@ case "$rid" in
             -DZMQ_HAVE_TIPC=
             "-DCMAKE_SHARED_LINKER_FLAGS=-Wl,--version-script=$here/zmq-exports.map -Wl,--as-needed -Wl,--strip-all"
         )
-        if [ "$rid" = linux-arm64 ]; then
-            # A cross build: libzmq skips its run-checks, so their Linux results are given (see the file).
+        if [[ "$rid" == *-arm64 ]]; then
+            # A cross build: libzmq skips its run-checks, so their Linux results are given (see the file). The x64 builds
+            # run them (their programs run here: musl's through Debian's musl loader), and native.sh compares the two.
             platform+=(-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 -C "$here/cmake/linux-cross-checks.cmake")
         fi
         built="lib/libzmq.so.5"
         ;;
-    win-x64)
+    win-x64|win-x86)
         platform=(
-            -DCMAKE_TOOLCHAIN_FILE="$here/cmake/mingw-w64-x86_64.cmake"
-            -DPOLLER=epoll -DZMQ_CV_IMPL=win32api
+            -DCMAKE_TOOLCHAIN_FILE="$here/cmake/mingw-w64-$([ "$rid" = win-x64 ] && echo x86_64 || echo i686).cmake"
+            # An empty ZMQ_HAVE_IPC answers libzmq's afunix.h check before it runs: no ipc, tcp signalling pairs.
+            -DPOLLER=select -DZMQ_HAVE_IPC= -DZMQ_CV_IMPL=win32api
             "-DCMAKE_C_FLAGS=-I$here/mingw-shim $prefix_map" "-DCMAKE_CXX_FLAGS=-I$here/mingw-shim $prefix_map"
             "-DCMAKE_SHARED_LINKER_FLAGS=-static-libgcc -static-libstdc++ -static -s"
         )
         built="bin/libzmq.dll"
         ;;
     *)
-        echo "unknown runtime identifier '$rid' (linux-x64, linux-arm64, win-x64)" >&2
+        echo "unknown runtime identifier '$rid' (eng/native/runtimes.txt lists the known ones)" >&2
         exit 1
         ;;
 esac

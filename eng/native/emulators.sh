@@ -1,12 +1,30 @@
 # Sourced by the native scripts: how a program for another platform is run on this Linux x64 machine, with a time limit
 # in seconds (so that a hang fails the run instead of stalling it).
-#   run_arm64 SECONDS PROGRAM [ARGS...]    run_win64 SECONDS PROGRAM.exe [ARGS...]
+#   run_arm64 SECONDS PROGRAM [ARGS...]          run_win64 SECONDS PROGRAM.exe [ARGS...]
+#   run_musl_x64 SECONDS PROGRAM [ARGS...]       run_win32 SECONDS PROGRAM.exe [ARGS...]
+#   run_musl_arm64 SECONDS PROGRAM [ARGS...]
 
 # linux-arm64 under qemu's user-mode emulator, with the arm64 C library and C++ runtime of Debian's cross packages.
 run_arm64() {
     local seconds="$1"
     shift
     timeout "$seconds" qemu-aarch64-static -L /usr/aarch64-linux-gnu "$@"
+}
+
+# linux-musl-x64 under Debian's musl: its dynamic loader, started as a command, loads the program and its libraries
+# (LD_LIBRARY_PATH is honoured) against musl's libc, never glibc. Named explicitly rather than left to the program's
+# interpreter path, so that nothing of this glibc system can stand in for it.
+run_musl_x64() {
+    local seconds="$1"
+    shift
+    timeout "$seconds" /lib/ld-musl-x86_64.so.1 "$@"
+}
+
+# linux-musl-arm64: the arm64 musl loader (Debian's musl:arm64) under qemu's user-mode emulator.
+run_musl_arm64() {
+    local seconds="$1"
+    shift
+    timeout "$seconds" qemu-aarch64-static /lib/ld-musl-aarch64.so.1 "$@"
 }
 
 # win-x64 under wine64, in a private prefix (created on first use: about 20 s) so nothing of the user's is touched.
@@ -20,4 +38,13 @@ run_win64() {
     [ -x "$loader" ] || loader=$(command -v wine64 || command -v wine)
     WINEPREFIX="${NATIVE_WINEPREFIX:?NATIVE_WINEPREFIX is not set}" WINEDEBUG=-all WINEDLLOVERRIDES="mshtml=;winedbg.exe=d" \
         DISPLAY= timeout "$seconds" "$loader" "$@"
+}
+
+# win-x86 under wine32 (Debian's i386 wine32 package puts the 32-bit loader at /usr/lib/wine/wine), in a 32-bit prefix
+# of its own beside the 64-bit one, with the same switches as run_win64.
+run_win32() {
+    local seconds="$1"
+    shift
+    WINEPREFIX="${NATIVE_WINEPREFIX:?NATIVE_WINEPREFIX is not set}-x86" WINEARCH=win32 WINEDEBUG=-all \
+        WINEDLLOVERRIDES="mshtml=;winedbg.exe=d" DISPLAY= timeout "$seconds" /usr/lib/wine/wine "$@"
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Reports what one built library is, and fails if it is not what the package promises:
-#   size; exported symbols (zmq_* only); dependencies (the C library and the OS's own DLLs only: no C++ runtime,
-#   libsodium or libgcc to install); and for Linux the newest glibc symbol version it needs (at most 2.17).
+#   size and machine (the RID's processor); exported symbols (zmq_* only, undecorated: a 32-bit Windows export named
+#   zmq_send@16 would be stdcall); dependencies (the C library and the OS's own DLLs only: no C++ runtime, libsodium or
+#   libgcc to install); for glibc Linux the newest glibc symbol version it needs (at most 2.17); for musl Linux that it
+#   needs musl's libc.so alone and no glibc symbol version at all.
 #   eng/native/inspect.sh RID LIBRARY
 set -euo pipefail
 rid="${1:?usage: inspect.sh RID LIBRARY}"
@@ -10,7 +12,16 @@ glibc_floor="2.17"
 
 fail() { echo "$rid: $*" >&2; exit 1; }
 size=$(stat -c %s "$lib")
-echo "$rid: $(basename "$lib"), $size bytes ($(file -b "$lib" | cut -d, -f1-2))"
+description=$(file -b "$lib")
+echo "$rid: $(basename "$lib"), $size bytes ($(cut -d, -f1-2 <<<"$description"))"
+case "$rid" in
+    linux-*x64) machine='ELF 64-bit LSB shared object, x86-64' ;;
+    linux-*arm64) machine='ELF 64-bit LSB shared object, ARM aarch64' ;;
+    win-x64) machine='PE32\+ executable \(DLL\).* x86-64' ;;
+    win-x86) machine='PE32 executable \(DLL\).* Intel 80386' ;;
+    *) fail "unknown runtime identifier" ;;
+esac
+grep -qE "^$machine" <<<"$description" || fail "is not for this runtime's processor: $description"
 
 case "$rid" in
     linux-*)
@@ -20,19 +31,28 @@ case "$rid" in
         versions=$(readelf -W -V "$lib" | grep -o 'GLIBC_[0-9][0-9.]*' | sort -u -V)
         newest=$(tail -n 1 <<<"$versions" | sed 's/GLIBC_//')
         echo "$rid: needs (NEEDED) $(tr '\n' ' ' <<<"$needed")"
-        echo "$rid: glibc floor GLIBC_$newest (symbol versions used: $(tr '\n' ' ' <<<"$versions"))"
-        if [ "$rid" = "linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')" ]; then
-            echo "$rid: ldd:"
-            ldd "$lib" | sed 's/^/    /'
-            echo "$rid: objdump -T | grep GLIBC_ | sort -V | tail -1: $(objdump -T "$lib" | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1)"
+        if [[ "$rid" == linux-musl-* ]]; then
+            # musl has no symbol versions: any GLIBC_ one would be a glibc build in the wrong folder. libc.so is the name
+            # zig's musl gives libc; musl's loader answers every libc.* name with itself (Alpine's libc.musl-<arch>.so.1).
+            [ -z "$versions" ] || fail "needs glibc symbol versions ($(tr '\n' ' ' <<<"$versions")): not a musl build"
+            unexpected=$(grep -v -E '^(libc\.so|libc\.musl-(x86_64|aarch64)\.so\.1)$' <<<"$needed" || true)
+            [ -z "$unexpected" ] || fail "depends on $(tr '\n' ' ' <<<"$unexpected")(only musl's libc may be needed)"
+            echo "$rid: no glibc symbol versions; only musl's libc needed"
+        else
+            echo "$rid: glibc floor GLIBC_$newest (symbol versions used: $(tr '\n' ' ' <<<"$versions"))"
+            if [ "$rid" = "linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')" ]; then
+                echo "$rid: ldd:"
+                ldd "$lib" | sed 's/^/    /'
+                echo "$rid: objdump -T | grep GLIBC_ | sort -V | tail -1: $(objdump -T "$lib" | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1)"
+            fi
+            [ "$(printf '%s\n%s\n' "$newest" "$glibc_floor" | sort -V | tail -n 1)" = "$glibc_floor" ] \
+                || fail "needs GLIBC_$newest, newer than the promised floor $glibc_floor"
+            unexpected=$(grep -v -E '^(libc\.so\.6|libpthread\.so\.0|libdl\.so\.2|libm\.so\.6|librt\.so\.1|ld-linux[-a-z0-9_.]*\.so\.[0-9])$' <<<"$needed" || true)
+            [ -z "$unexpected" ] || fail "depends on $(tr '\n' ' ' <<<"$unexpected")(only the C library may be needed)"
         fi
-        [ "$(printf '%s\n%s\n' "$newest" "$glibc_floor" | sort -V | tail -n 1)" = "$glibc_floor" ] \
-            || fail "needs GLIBC_$newest, newer than the promised floor $glibc_floor"
-        unexpected=$(grep -v -E '^(libc\.so\.6|libpthread\.so\.0|libdl\.so\.2|libm\.so\.6|librt\.so\.1|ld-linux[-a-z0-9_.]*\.so\.[0-9])$' <<<"$needed" || true)
-        [ -z "$unexpected" ] || fail "depends on $(tr '\n' ' ' <<<"$unexpected")(only the C library may be needed)"
         ;;
     win-*)
-        dump=$(x86_64-w64-mingw32-objdump -p "$lib")
+        dump=$("$([ "$rid" = win-x86 ] && echo i686 || echo x86_64)-w64-mingw32-objdump" -p "$lib")
         exports=$(awk '/^\[Ordinal\/Name Pointer\] Table/ { table = 1; next } table && /^\t\[/ { print $NF; next } table && !/^\t/ { table = 0 }' <<<"$dump" | sort -u)
         needed=$(sed -n 's/^\tDLL Name: //p' <<<"$dump")
         echo "$rid: imports $(tr '\n' ' ' <<<"$needed")"

@@ -39,23 +39,21 @@ $debian_version with these changes of NetZeroMQ's own: ${patches:-none} (in NetZ
    - TweetNaCl (CURVE encryption, src/tweetnacl.c): public domain, carried in libzmq's source under libzmq's licence.
    - SHA-1 (WebSocket handshake, external/sha1): BSD 3-clause licence, WIDE Project: section C.
 EOF
-if [[ "$rids" == *" win-x64 "* ]]; then
-    echo "   - wepoll (win-x64 only, the I/O poller, external/wepoll): BSD 2-clause licence, Bert Belder: section D."
-fi
 cat <<EOF
 
 3. Compiler runtime code linked statically into the libraries:
 EOF
 if [[ "$rids" == *" linux-"* ]]; then
     cat <<EOF
-   - linux-x64, linux-arm64: LLVM's libc++, libc++abi, libunwind and compiler-rt, as shipped with zig 0.11: Apache
-     License 2.0 with LLVM Exception, whose exception waives the attribution conditions for such compiled-in code.
+   - linux-x64, linux-arm64, linux-musl-x64, linux-musl-arm64: LLVM's libc++, libc++abi, libunwind and compiler-rt, as
+     shipped with zig 0.11: Apache License 2.0 with LLVM Exception, whose exception waives the attribution conditions
+     for such compiled-in code. (The C library, glibc or musl, is the system's and is not part of these files.)
 EOF
 fi
-if [[ "$rids" == *" win-x64 "* ]]; then
+if [[ "$rids" == *" win-"* ]]; then
     cat <<EOF
-   - win-x64: GCC's libstdc++ and libgcc (GNU GPL version 3 with the GCC Runtime Library Exception, which allows this
-     use under any terms) and the mingw-w64 runtime's start-up code (public domain and Zope Public License 2.1; see
+   - win-x64, win-x86: GCC's libstdc++ and libgcc (GNU GPL version 3 with the GCC Runtime Library Exception, which
+     allows this use under any terms) and the mingw-w64 runtime's start-up code (public domain and Zope Public License 2.1; see
      the mingw-w64 project's COPYING).
 EOF
 fi
@@ -66,7 +64,3 @@ section "B. GNU General Public License v3 (libzmq's COPYING)"
 cat "$src/COPYING"
 section "C. SHA-1 implementation (libzmq's external/sha1/license.txt)"
 cat "$src/external/sha1/license.txt"
-if [[ "$rids" == *" win-x64 "* ]]; then
-    section "D. wepoll (libzmq's external/wepoll/license.txt)"
-    cat "$src/external/wepoll/license.txt"
-fi

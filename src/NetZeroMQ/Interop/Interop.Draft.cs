@@ -17,77 +17,77 @@ namespace NetZeroMQ
         internal static unsafe class ZmqDraft
         {
             /// <summary><c>void* zmq_poller_new(void)</c>.</summary>
-            internal static readonly delegate* unmanaged<nint> zmq_poller_new;
+            internal static readonly delegate* unmanaged[Cdecl]<nint> zmq_poller_new;
 
             /// <summary><c>int zmq_poller_destroy(void** poller_p)</c>: frees the poller and sets <c>*poller_p</c> to NULL.</summary>
-            internal static readonly delegate* unmanaged<nint*, int> zmq_poller_destroy;
+            internal static readonly delegate* unmanaged[Cdecl]<nint*, int> zmq_poller_destroy;
 
             /// <summary><c>int zmq_poller_add(void* poller, void* socket, void* user_data, short events)</c>.</summary>
-            internal static readonly delegate* unmanaged<nint, nint, nint, short, int> zmq_poller_add;
+            internal static readonly delegate* unmanaged[Cdecl]<nint, nint, nint, short, int> zmq_poller_add;
 
             /// <summary><c>int zmq_poller_modify(void* poller, void* socket, short events)</c>.</summary>
-            internal static readonly delegate* unmanaged<nint, nint, short, int> zmq_poller_modify;
+            internal static readonly delegate* unmanaged[Cdecl]<nint, nint, short, int> zmq_poller_modify;
 
             /// <summary><c>int zmq_poller_remove(void* poller, void* socket)</c>.</summary>
-            internal static readonly delegate* unmanaged<nint, nint, int> zmq_poller_remove;
+            internal static readonly delegate* unmanaged[Cdecl]<nint, nint, int> zmq_poller_remove;
 
             /// <summary>
             /// <c>int zmq_poller_wait_all(void* poller, zmq_poller_event_t* events, int n_events, long timeout)</c>: the number of
             /// events written, or -1 (EAGAIN when none within the timeout). <c>long</c> is 32 bits on Windows, hence
             /// <see cref="CLong"/>.
             /// </summary>
-            internal static readonly delegate* unmanaged<nint, void*, int, CLong, int> zmq_poller_wait_all;
+            internal static readonly delegate* unmanaged[Cdecl]<nint, void*, int, CLong, int> zmq_poller_wait_all;
 
             /// <summary><c>int zmq_poller_fd(void* poller, zmq_fd_t* fd)</c> (4.3.2): the descriptor that becomes readable when a
             /// thread-safe socket in the poller may have changed (EINVAL until one was added).</summary>
-            internal static readonly delegate* unmanaged<nint, nint*, int> zmq_poller_fd;
+            internal static readonly delegate* unmanaged[Cdecl]<nint, nint*, int> zmq_poller_fd;
 
             /// <summary><c>int zmq_join(void* socket, const char* group)</c>.</summary>
-            internal static readonly delegate* unmanaged<nint, byte*, int> zmq_join;
+            internal static readonly delegate* unmanaged[Cdecl]<nint, byte*, int> zmq_join;
 
             /// <summary><c>int zmq_leave(void* socket, const char* group)</c>.</summary>
-            internal static readonly delegate* unmanaged<nint, byte*, int> zmq_leave;
+            internal static readonly delegate* unmanaged[Cdecl]<nint, byte*, int> zmq_leave;
 
             /// <summary><c>int zmq_msg_set_routing_id(zmq_msg_t* msg, uint32_t routing_id)</c>.</summary>
-            internal static readonly delegate* unmanaged<void*, uint, int> zmq_msg_set_routing_id;
+            internal static readonly delegate* unmanaged[Cdecl]<void*, uint, int> zmq_msg_set_routing_id;
 
             /// <summary><c>uint32_t zmq_msg_routing_id(zmq_msg_t* msg)</c>.</summary>
-            internal static readonly delegate* unmanaged<void*, uint> zmq_msg_routing_id;
+            internal static readonly delegate* unmanaged[Cdecl]<void*, uint> zmq_msg_routing_id;
 
             /// <summary><c>int zmq_msg_set_group(zmq_msg_t* msg, const char* group)</c>.</summary>
-            internal static readonly delegate* unmanaged<void*, byte*, int> zmq_msg_set_group;
+            internal static readonly delegate* unmanaged[Cdecl]<void*, byte*, int> zmq_msg_set_group;
 
             /// <summary><c>const char* zmq_msg_group(zmq_msg_t* msg)</c>: the message's group, "" when none.</summary>
-            internal static readonly delegate* unmanaged<void*, byte*> zmq_msg_group;
+            internal static readonly delegate* unmanaged[Cdecl]<void*, byte*> zmq_msg_group;
 
             /// <summary><c>uint32_t zmq_connect_peer(void* socket, const char* addr)</c>: 0 on failure (errno set).</summary>
-            internal static readonly delegate* unmanaged<nint, byte*, uint> zmq_connect_peer;
+            internal static readonly delegate* unmanaged[Cdecl]<nint, byte*, uint> zmq_connect_peer;
 
             /// <summary><c>int zmq_socket_monitor_versioned(void* s, const char* addr, uint64_t events, int version, int type)</c>.</summary>
-            internal static readonly delegate* unmanaged<nint, byte*, ulong, int, int, int> zmq_socket_monitor_versioned;
+            internal static readonly delegate* unmanaged[Cdecl]<nint, byte*, ulong, int, int, int> zmq_socket_monitor_versioned;
 
             /// <summary><c>int zmq_socket_monitor_pipes_stats(void* s)</c>: asks for a PIPES_STATS event per connection.</summary>
-            internal static readonly delegate* unmanaged<nint, int> zmq_socket_monitor_pipes_stats;
+            internal static readonly delegate* unmanaged[Cdecl]<nint, int> zmq_socket_monitor_pipes_stats;
 
             static ZmqDraft()
             {
                 nint library = LibzmqResolver.EnsureLoaded();
-                zmq_poller_new = (delegate* unmanaged<nint>)Find(library, "zmq_poller_new");
-                zmq_poller_destroy = (delegate* unmanaged<nint*, int>)Find(library, "zmq_poller_destroy");
-                zmq_poller_add = (delegate* unmanaged<nint, nint, nint, short, int>)Find(library, "zmq_poller_add");
-                zmq_poller_modify = (delegate* unmanaged<nint, nint, short, int>)Find(library, "zmq_poller_modify");
-                zmq_poller_remove = (delegate* unmanaged<nint, nint, int>)Find(library, "zmq_poller_remove");
-                zmq_poller_wait_all = (delegate* unmanaged<nint, void*, int, CLong, int>)Find(library, "zmq_poller_wait_all");
-                zmq_poller_fd = (delegate* unmanaged<nint, nint*, int>)Find(library, "zmq_poller_fd");
-                zmq_join = (delegate* unmanaged<nint, byte*, int>)Find(library, "zmq_join");
-                zmq_leave = (delegate* unmanaged<nint, byte*, int>)Find(library, "zmq_leave");
-                zmq_msg_set_routing_id = (delegate* unmanaged<void*, uint, int>)Find(library, "zmq_msg_set_routing_id");
-                zmq_msg_routing_id = (delegate* unmanaged<void*, uint>)Find(library, "zmq_msg_routing_id");
-                zmq_msg_set_group = (delegate* unmanaged<void*, byte*, int>)Find(library, "zmq_msg_set_group");
-                zmq_msg_group = (delegate* unmanaged<void*, byte*>)Find(library, "zmq_msg_group");
-                zmq_connect_peer = (delegate* unmanaged<nint, byte*, uint>)Find(library, "zmq_connect_peer");
-                zmq_socket_monitor_versioned = (delegate* unmanaged<nint, byte*, ulong, int, int, int>)Find(library, "zmq_socket_monitor_versioned");
-                zmq_socket_monitor_pipes_stats = (delegate* unmanaged<nint, int>)Find(library, "zmq_socket_monitor_pipes_stats");
+                zmq_poller_new = (delegate* unmanaged[Cdecl]<nint>)Find(library, "zmq_poller_new");
+                zmq_poller_destroy = (delegate* unmanaged[Cdecl]<nint*, int>)Find(library, "zmq_poller_destroy");
+                zmq_poller_add = (delegate* unmanaged[Cdecl]<nint, nint, nint, short, int>)Find(library, "zmq_poller_add");
+                zmq_poller_modify = (delegate* unmanaged[Cdecl]<nint, nint, short, int>)Find(library, "zmq_poller_modify");
+                zmq_poller_remove = (delegate* unmanaged[Cdecl]<nint, nint, int>)Find(library, "zmq_poller_remove");
+                zmq_poller_wait_all = (delegate* unmanaged[Cdecl]<nint, void*, int, CLong, int>)Find(library, "zmq_poller_wait_all");
+                zmq_poller_fd = (delegate* unmanaged[Cdecl]<nint, nint*, int>)Find(library, "zmq_poller_fd");
+                zmq_join = (delegate* unmanaged[Cdecl]<nint, byte*, int>)Find(library, "zmq_join");
+                zmq_leave = (delegate* unmanaged[Cdecl]<nint, byte*, int>)Find(library, "zmq_leave");
+                zmq_msg_set_routing_id = (delegate* unmanaged[Cdecl]<void*, uint, int>)Find(library, "zmq_msg_set_routing_id");
+                zmq_msg_routing_id = (delegate* unmanaged[Cdecl]<void*, uint>)Find(library, "zmq_msg_routing_id");
+                zmq_msg_set_group = (delegate* unmanaged[Cdecl]<void*, byte*, int>)Find(library, "zmq_msg_set_group");
+                zmq_msg_group = (delegate* unmanaged[Cdecl]<void*, byte*>)Find(library, "zmq_msg_group");
+                zmq_connect_peer = (delegate* unmanaged[Cdecl]<nint, byte*, uint>)Find(library, "zmq_connect_peer");
+                zmq_socket_monitor_versioned = (delegate* unmanaged[Cdecl]<nint, byte*, ulong, int, int, int>)Find(library, "zmq_socket_monitor_versioned");
+                zmq_socket_monitor_pipes_stats = (delegate* unmanaged[Cdecl]<nint, int>)Find(library, "zmq_socket_monitor_pipes_stats");
             }
 
             /// <summary>

@@ -1,4 +1,5 @@
 #if NET
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace NetZeroMQ
@@ -32,12 +33,18 @@ namespace NetZeroMQ
             }
 
             [LibraryImport(Libraries.Libc, SetLastError = true)]
+
+            [UnmanagedCallConv(CallConvs = new[] { typeof(CallConvCdecl) })]
             internal static partial int epoll_create1(int flags);
 
             [LibraryImport(Libraries.Libc, SetLastError = true)]
+
+            [UnmanagedCallConv(CallConvs = new[] { typeof(CallConvCdecl) })]
             internal static partial int epoll_ctl(int epfd, int op, int fd, void* ev);
 
             [LibraryImport(Libraries.Libc, SetLastError = true)]
+
+            [UnmanagedCallConv(CallConvs = new[] { typeof(CallConvCdecl) })]
             internal static partial int epoll_wait(int epfd, void* events, int maxevents, int timeout);
         }
     }

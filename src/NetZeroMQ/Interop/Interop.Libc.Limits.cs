@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace NetZeroMQ
@@ -41,15 +42,18 @@ namespace NetZeroMQ
 
 #if NET
             [LibraryImport(Libraries.Libc, SetLastError = true)]
+            [UnmanagedCallConv(CallConvs = new[] { typeof(CallConvCdecl) })]
             internal static partial int getrlimit(int resource, RLimit* limit);
 
             [LibraryImport(Libraries.Libc, SetLastError = true)]
+
+            [UnmanagedCallConv(CallConvs = new[] { typeof(CallConvCdecl) })]
             internal static partial int statx(int dirfd, byte* path, int flags, uint mask, Statx* buffer);
 #else
-            [DllImport(Libraries.Libc, ExactSpelling = true, SetLastError = true)]
+            [DllImport(Libraries.Libc, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true, SetLastError = true)]
             internal static extern int getrlimit(int resource, RLimit* limit);
 
-            [DllImport(Libraries.Libc, ExactSpelling = true, SetLastError = true)]
+            [DllImport(Libraries.Libc, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true, SetLastError = true)]
             internal static extern int statx(int dirfd, byte* path, int flags, uint mask, Statx* buffer);
 #endif
         }

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace NetZeroMQ
@@ -24,9 +25,10 @@ namespace NetZeroMQ
 
 #if NET
             [LibraryImport(Libraries.Libc, SetLastError = true)]
+            [UnmanagedCallConv(CallConvs = new[] { typeof(CallConvCdecl) })]
             internal static partial int poll(PollFd* fds, nuint nfds, int timeout);
 #else
-            [DllImport(Libraries.Libc, ExactSpelling = true, SetLastError = true)]
+            [DllImport(Libraries.Libc, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true, SetLastError = true)]
             internal static extern int poll(PollFd* fds, nuint nfds, int timeout);
 #endif
         }

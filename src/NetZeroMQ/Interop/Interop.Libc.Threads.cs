@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace NetZeroMQ
@@ -17,24 +18,25 @@ namespace NetZeroMQ
             /// <summary>sizeof(cpu_set_t) in glibc: 1024 CPUs.</summary>
             internal const int CpuSetBytes = 128;
 
-            [DllImport(Libraries.Libc, ExactSpelling = true)]
+            [DllImport(Libraries.Libc, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern nuint pthread_self();
 
-            [DllImport(Libraries.Libc, ExactSpelling = true)]
+            [DllImport(Libraries.Libc, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern int pthread_getschedparam(nuint thread, int* policy, int* param);
 
-            [DllImport(Libraries.Libc, ExactSpelling = true)]
+            [DllImport(Libraries.Libc, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern int pthread_setschedparam(nuint thread, int policy, int* param);
 
-            [DllImport(Libraries.Libc, ExactSpelling = true)]
+            [DllImport(Libraries.Libc, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern int pthread_setaffinity_np(nuint thread, nuint cpusetsize, byte* cpuset);
 
             // errno is needed here, and only the generated import reads it where runtime marshalling is disabled (net8.0).
 #if NET
             [LibraryImport(Libraries.Libc, SetLastError = true)]
+            [UnmanagedCallConv(CallConvs = new[] { typeof(CallConvCdecl) })]
             internal static partial int nice(int inc);
 #else
-            [DllImport(Libraries.Libc, ExactSpelling = true, SetLastError = true)]
+            [DllImport(Libraries.Libc, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true, SetLastError = true)]
             internal static extern int nice(int inc);
 #endif
         }

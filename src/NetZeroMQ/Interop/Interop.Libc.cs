@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace NetZeroMQ
@@ -14,33 +15,42 @@ namespace NetZeroMQ
 
 #if NET
             [LibraryImport(Libraries.Libc, SetLastError = true)]
+            [UnmanagedCallConv(CallConvs = new[] { typeof(CallConvCdecl) })]
             internal static partial int eventfd(uint initval, int flags);
 
             [LibraryImport(Libraries.Libc, SetLastError = true)]
+
+            [UnmanagedCallConv(CallConvs = new[] { typeof(CallConvCdecl) })]
             internal static partial int pipe(int* fds);
 
             [LibraryImport(Libraries.Libc, SetLastError = true)]
+
+            [UnmanagedCallConv(CallConvs = new[] { typeof(CallConvCdecl) })]
             internal static partial nint write(int fd, void* buf, nint count);
 
             [LibraryImport(Libraries.Libc, SetLastError = true)]
+
+            [UnmanagedCallConv(CallConvs = new[] { typeof(CallConvCdecl) })]
             internal static partial nint read(int fd, void* buf, nint count);
 
             [LibraryImport(Libraries.Libc, SetLastError = true)]
+
+            [UnmanagedCallConv(CallConvs = new[] { typeof(CallConvCdecl) })]
             internal static partial int close(int fd);
 #else
-            [DllImport(Libraries.Libc, ExactSpelling = true, SetLastError = true)]
+            [DllImport(Libraries.Libc, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true, SetLastError = true)]
             internal static extern int eventfd(uint initval, int flags);
 
-            [DllImport(Libraries.Libc, ExactSpelling = true, SetLastError = true)]
+            [DllImport(Libraries.Libc, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true, SetLastError = true)]
             internal static extern int pipe(int* fds);
 
-            [DllImport(Libraries.Libc, ExactSpelling = true, SetLastError = true)]
+            [DllImport(Libraries.Libc, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true, SetLastError = true)]
             internal static extern nint write(int fd, void* buf, nint count);
 
-            [DllImport(Libraries.Libc, ExactSpelling = true, SetLastError = true)]
+            [DllImport(Libraries.Libc, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true, SetLastError = true)]
             internal static extern nint read(int fd, void* buf, nint count);
 
-            [DllImport(Libraries.Libc, ExactSpelling = true, SetLastError = true)]
+            [DllImport(Libraries.Libc, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true, SetLastError = true)]
             internal static extern int close(int fd);
 #endif
         }

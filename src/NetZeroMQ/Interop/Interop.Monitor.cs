@@ -10,7 +10,7 @@ namespace NetZeroMQ
             internal const int ZMQ_EVENT_MONITOR_STOPPED = 0x0400;
 
             /// <summary>Starts (endpoint non-null) or stops (endpoint null, events 0) monitoring a socket.</summary>
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern int zmq_socket_monitor(nint socket, byte* endpoint, int events);
         }
     }

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace NetZeroMQ
@@ -33,8 +34,25 @@ namespace NetZeroMQ
                 internal short Revents;
             }
 
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
-            internal static extern int zmq_poll(void* items, int nitems, long timeout);
+            /// <summary>
+            /// <c>int zmq_poll(zmq_pollitem_t* items, int nitems, long timeout)</c>. C's <c>long</c> is 32 bits on Windows (and on
+            /// every 32-bit platform), 64 bits on 64-bit Linux and macOS: the import passes it as <c>CLong</c> on .NET and
+            /// as <c>nint</c> on netstandard2.0 (which has no CLong; <c>nint</c> is C's <c>long</c> everywhere except 64-bit
+            /// Windows, where the third argument travels in a register whose low half is what libzmq reads). Every caller's
+            /// timeout is an <c>int</c> of milliseconds, -1 for no limit.
+            /// </summary>
+            [MethodImpl(MethodImplOptions.AggressiveInlining)]
+#if NET
+            internal static int zmq_poll(void* items, int nitems, int timeout) => zmq_poll(items, nitems, new CLong(timeout));
+
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+            private static extern int zmq_poll(void* items, int nitems, CLong timeout);
+#else
+            internal static int zmq_poll(void* items, int nitems, int timeout) => zmq_poll(items, nitems, (nint)timeout);
+
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+            private static extern int zmq_poll(void* items, int nitems, nint timeout);
+#endif
         }
     }
 }

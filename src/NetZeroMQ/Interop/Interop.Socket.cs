@@ -12,22 +12,22 @@ namespace NetZeroMQ
             /// <summary>The highest socket type number libzmq 4.3 defines (ZMQ_CHANNEL, a draft type).</summary>
             internal const int ZMQ_CHANNEL = 20;
 
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern nint zmq_socket(nint context, int type);
 
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern int zmq_close(nint socket);
 
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern int zmq_bind(nint socket, byte* endpoint);
 
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern int zmq_connect(nint socket, byte* endpoint);
 
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern int zmq_unbind(nint socket, byte* endpoint);
 
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern int zmq_disconnect(nint socket, byte* endpoint);
         }
     }

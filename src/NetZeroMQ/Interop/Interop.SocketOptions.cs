@@ -14,10 +14,10 @@ namespace NetZeroMQ
             internal const int ZMQ_RCVTIMEO = 27;
             internal const int ZMQ_SNDTIMEO = 28;
 
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern int zmq_setsockopt(nint socket, int option, void* optval, nuint optvallen);
 
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern int zmq_getsockopt(nint socket, int option, void* optval, nuint* optvallen);
         }
     }

@@ -48,28 +48,28 @@ namespace NetZeroMQ
             [MethodImpl(MethodImplOptions.AggressiveInlining)]
             internal static nuint zmq_msg_size(void* msg) => TransferExports.MsgSize(msg);
 #else
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern int zmq_send(nint socket, byte* buf, nuint len, int flags);
 
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern int zmq_recv(nint socket, byte* buf, nuint len, int flags);
 
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern int zmq_msg_send(void* msg, nint socket, int flags);
 
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern int zmq_msg_recv(void* msg, nint socket, int flags);
 
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern int zmq_msg_init_size(void* msg, nuint size);
 
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern int zmq_msg_close(void* msg);
 
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern void* zmq_msg_data(void* msg);
 
-            [DllImport(Libraries.Zmq, ExactSpelling = true)]
+            [DllImport(Libraries.Zmq, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
             internal static extern nuint zmq_msg_size(void* msg);
 #endif
         }
@@ -85,33 +85,33 @@ namespace NetZeroMQ
         /// </summary>
         internal static unsafe class TransferExports
         {
-            internal static delegate* unmanaged<nint, byte*, nuint, int, int> Send;
+            internal static delegate* unmanaged[Cdecl]<nint, byte*, nuint, int, int> Send;
 
-            internal static delegate* unmanaged<nint, byte*, nuint, int, int> Recv;
+            internal static delegate* unmanaged[Cdecl]<nint, byte*, nuint, int, int> Recv;
 
-            internal static delegate* unmanaged<void*, nint, int, int> MsgSend;
+            internal static delegate* unmanaged[Cdecl]<void*, nint, int, int> MsgSend;
 
-            internal static delegate* unmanaged<void*, nint, int, int> MsgRecv;
+            internal static delegate* unmanaged[Cdecl]<void*, nint, int, int> MsgRecv;
 
-            internal static delegate* unmanaged<void*, nuint, int> MsgInitSize;
+            internal static delegate* unmanaged[Cdecl]<void*, nuint, int> MsgInitSize;
 
             /// <summary><c>zmq_msg_init_size</c> for contents below <see cref="Zmq.SmallContentLimit"/>, without a GC transition.</summary>
-            internal static delegate* unmanaged[SuppressGCTransition]<void*, nuint, int> MsgInitSizeSmall;
+            internal static delegate* unmanaged[Cdecl, SuppressGCTransition]<void*, nuint, int> MsgInitSizeSmall;
 
-            internal static delegate* unmanaged<void*, int> MsgClose;
+            internal static delegate* unmanaged[Cdecl]<void*, int> MsgClose;
 
             /// <summary>
             /// <c>zmq_msg_data</c> without a GC transition: it reads a field of the message by its type and never blocks or
             /// calls back (libzmq's <c>msg_t::data</c>), so the transition's two runtime calls would be most of its cost.
             /// </summary>
-            internal static delegate* unmanaged[SuppressGCTransition]<void*, void*> MsgData;
+            internal static delegate* unmanaged[Cdecl, SuppressGCTransition]<void*, void*> MsgData;
 
             /// <summary>
             /// <c>zmq_msg_size</c> without a GC transition (one load, like <c>msg_t::data</c>), read after a failed receive and
             /// before the caller reads errno: the way back from a transition may wait for a collection in a system call that
             /// overwrites errno.
             /// </summary>
-            internal static delegate* unmanaged[SuppressGCTransition]<void*, nuint> MsgSize;
+            internal static delegate* unmanaged[Cdecl, SuppressGCTransition]<void*, nuint> MsgSize;
 
             /// <summary>
             /// Binds the exports of the libzmq at <paramref name="library"/>; called once, before the handle is published. A
@@ -121,15 +121,15 @@ namespace NetZeroMQ
             /// </summary>
             internal static void Bind(nint library)
             {
-                Send = (delegate* unmanaged<nint, byte*, nuint, int, int>)Find(library, "zmq_send");
-                Recv = (delegate* unmanaged<nint, byte*, nuint, int, int>)Find(library, "zmq_recv");
-                MsgSend = (delegate* unmanaged<void*, nint, int, int>)Find(library, "zmq_msg_send");
-                MsgRecv = (delegate* unmanaged<void*, nint, int, int>)Find(library, "zmq_msg_recv");
-                MsgInitSize = (delegate* unmanaged<void*, nuint, int>)Find(library, "zmq_msg_init_size");
-                MsgInitSizeSmall = (delegate* unmanaged[SuppressGCTransition]<void*, nuint, int>)MsgInitSize;
-                MsgClose = (delegate* unmanaged<void*, int>)Find(library, "zmq_msg_close");
-                MsgData = (delegate* unmanaged[SuppressGCTransition]<void*, void*>)Find(library, "zmq_msg_data");
-                MsgSize = (delegate* unmanaged[SuppressGCTransition]<void*, nuint>)Find(library, "zmq_msg_size");
+                Send = (delegate* unmanaged[Cdecl]<nint, byte*, nuint, int, int>)Find(library, "zmq_send");
+                Recv = (delegate* unmanaged[Cdecl]<nint, byte*, nuint, int, int>)Find(library, "zmq_recv");
+                MsgSend = (delegate* unmanaged[Cdecl]<void*, nint, int, int>)Find(library, "zmq_msg_send");
+                MsgRecv = (delegate* unmanaged[Cdecl]<void*, nint, int, int>)Find(library, "zmq_msg_recv");
+                MsgInitSize = (delegate* unmanaged[Cdecl]<void*, nuint, int>)Find(library, "zmq_msg_init_size");
+                MsgInitSizeSmall = (delegate* unmanaged[Cdecl, SuppressGCTransition]<void*, nuint, int>)MsgInitSize;
+                MsgClose = (delegate* unmanaged[Cdecl]<void*, int>)Find(library, "zmq_msg_close");
+                MsgData = (delegate* unmanaged[Cdecl, SuppressGCTransition]<void*, void*>)Find(library, "zmq_msg_data");
+                MsgSize = (delegate* unmanaged[Cdecl, SuppressGCTransition]<void*, nuint>)Find(library, "zmq_msg_size");
             }
 
             private static nint Find(nint library, string name) =>

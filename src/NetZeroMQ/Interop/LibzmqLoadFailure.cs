@@ -33,9 +33,69 @@ namespace NetZeroMQ
     /// </summary>
     internal static class LibzmqLoadFailure
     {
-        private const string InstallCommands =
-            "Debian/Ubuntu 'apt-get install libzmq5'; Fedora 'dnf install zeromq'; Alpine 'apk add libzmq'; macOS 'brew install zeromq'; " +
-            "Windows: vcpkg 'zeromq' or a libzmq.dll next to the application";
+        /// <summary>
+        /// The runtime identifiers NetZeroMQ.Native bundles a libzmq for: the ones <c>./build.sh native-all</c> builds and runs
+        /// (<c>eng/native/runtimes.txt</c>; NativeRuntimesTests keeps the two lists equal).
+        /// </summary>
+        internal static readonly string[] BundledRuntimes =
+            { "linux-x64", "linux-arm64", "linux-musl-x64", "linux-musl-arm64", "win-x64", "win-x86" };
+
+        /// <summary>
+        /// The command that installs libzmq on the platform <paramref name="rid"/> (a portable runtime identifier such as
+        /// <c>osx-arm64</c>), with the package manager that platform's users have: Homebrew on macOS, vcpkg on Windows,
+        /// apk on musl Linux (Alpine), apt or dnf on other Linux, pkg on FreeBSD.
+        /// </summary>
+        internal static string InstallCommand(string rid)
+        {
+            string arch = rid.Substring(rid.LastIndexOf('-') + 1);
+            if (rid.StartsWith("osx-", StringComparison.Ordinal))
+            {
+                return "Homebrew 'brew install zeromq' (NetZeroMQ looks in /opt/homebrew/lib and /usr/local/lib)";
+            }
+
+            if (rid.StartsWith("win-", StringComparison.Ordinal))
+            {
+                return "vcpkg 'vcpkg install zeromq:" + arch + "-windows', then put its libzmq DLL next to the application or " +
+                    "name it in the " + LibzmqResolver.EnvironmentVariable + " environment variable";
+            }
+
+            if (rid.StartsWith("linux-musl-", StringComparison.Ordinal))
+            {
+                return "Alpine 'apk add libzmq'";
+            }
+
+            if (rid.StartsWith("linux-", StringComparison.Ordinal))
+            {
+                return "Debian/Ubuntu 'apt-get install libzmq5'; Fedora/RHEL 'dnf install zeromq'; openSUSE 'zypper install libzmq5'";
+            }
+
+            if (rid.StartsWith("freebsd-", StringComparison.Ordinal))
+            {
+                return "FreeBSD 'pkg install libzmq4'";
+            }
+
+            return "Debian/Ubuntu 'apt-get install libzmq5'; Fedora 'dnf install zeromq'; Alpine 'apk add libzmq'; " +
+                "macOS 'brew install zeromq'; Windows: vcpkg 'vcpkg install zeromq' or a libzmq.dll next to the application";
+        }
+
+        /// <summary>
+        /// What to do on the platform <paramref name="rid"/> when no usable libzmq was found: where NetZeroMQ.Native bundles one,
+        /// that it did not reach the application (it is deployed with the package); elsewhere, that there is none to bundle
+        /// and the system's must be installed, with the command for that platform.
+        /// </summary>
+        internal static string PlatformAdvice(string rid)
+        {
+            if (Array.IndexOf(BundledRuntimes, rid) >= 0)
+            {
+                return "NetZeroMQ.Native bundles libzmq for this platform (" + rid + "), but no copy that loads was found beside the " +
+                    "application: " +
+                    "check that the NetZeroMQ.Native package (which the NetZeroMQ package depends on) is restored and its " +
+                    "runtimes/" + rid + "/native folder deployed, or install the system's libzmq: " + InstallCommand(rid) + ".";
+            }
+
+            return "NetZeroMQ.Native bundles no libzmq for this platform (" + rid + "): NetZeroMQ uses the system's libzmq here. " +
+                "Install it: " + InstallCommand(rid) + ".";
+        }
 
         private static string UseSystem(LibzmqSource source) =>
             (source == LibzmqSource.LibraryPath ? "or set Libzmq.LibraryPath to null" : "or unset it") +
@@ -73,7 +133,8 @@ namespace NetZeroMQ
             {
                 // A bare name is looked up in the loader's search path, like the system search: installing libzmq can be the fix.
                 advice = "'" + path + "' is a file name without a folder, which the loader looks up in the system's library search " +
-                    "path: install libzmq (" + InstallCommands + "), give the full path of the file, " + UseSystem(source);
+                    "path: install libzmq (" + InstallCommand(LibzmqResolver.PlatformRuntimeIdentifier) + "), give the full path " +
+                    "of the file, " + UseSystem(source);
             }
             else if (!File.Exists(path))
             {
@@ -91,7 +152,11 @@ namespace NetZeroMQ
         }
 
         /// <summary>No explicit path was given and nothing the search tried was a usable libzmq.</summary>
-        internal static string Search(IReadOnlyList<LoadAttempt> attempts, IEnumerable<string> packageFolders)
+        internal static string Search(IReadOnlyList<LoadAttempt> attempts, IEnumerable<string> packageFolders) =>
+            Search(attempts, packageFolders, LibzmqResolver.PlatformRuntimeIdentifier);
+
+        /// <summary><see cref="Search(IReadOnlyList{LoadAttempt}, IEnumerable{string})"/> for the platform <paramref name="rid"/>.</summary>
+        internal static string Search(IReadOnlyList<LoadAttempt> attempts, IEnumerable<string> packageFolders, string rid)
         {
             var text = new StringBuilder();
             text.Append("NetZeroMQ could not load libzmq (ZeroMQ ").Append(LibzmqResolver.MinimumVersion.ToString(2))
@@ -111,7 +176,7 @@ namespace NetZeroMQ
             }
 
             text.Append(Environment.NewLine)
-                .Append("Install libzmq: ").Append(InstallCommands).Append(". Or point NetZeroMQ at the file with the ")
+                .Append(PlatformAdvice(rid)).Append(" Or point NetZeroMQ at the file with the ")
                 .Append(LibzmqResolver.EnvironmentVariable).Append(" environment variable or Libzmq.LibraryPath before first use.");
             return text.ToString();
         }
@@ -120,7 +185,7 @@ namespace NetZeroMQ
         internal static string TooOld(Version version, string path, LibzmqSource source)
         {
             string advice = source == LibzmqSource.Search
-                ? "Install a newer libzmq (" + InstallCommands + "), or point NetZeroMQ at one with the " +
+                ? "Install a newer libzmq (" + InstallCommand(LibzmqResolver.PlatformRuntimeIdentifier) + "), or point NetZeroMQ at one with the " +
                   LibzmqResolver.EnvironmentVariable + " environment variable or Libzmq.LibraryPath."
                 : "Point " + Setting(source) + " at libzmq " + LibzmqResolver.MinimumVersion.ToString(2) + " or later, " + UseSystem(source);
             return "libzmq " + version + " loaded from '" + path + "' (" + Describe(source) + ") is too old: NetZeroMQ needs " +

@@ -30,6 +30,7 @@ namespace NetZeroMQ
         private static string? s_loadedPath;
         private static LibzmqSource s_loadedSource;
         private static string? s_libraryPath;
+        private static string? s_platformRuntimeIdentifier; // made once; a race makes the same string twice
 
         /// <summary>The oldest libzmq this binding runs on (the public <c>Libzmq.MinimumVersion</c>).</summary>
         internal static readonly Version MinimumVersion = new Version(4, 1, 0);
@@ -278,21 +279,50 @@ namespace NetZeroMQ
             return new[] { "libzmq.so.5", "libzmq.so" };
         }
 
-        private static IEnumerable<string> RuntimeIdentifiers()
+        /// <summary>
+        /// This process's platform as a portable runtime identifier (<c>linux-musl-x64</c>, <c>osx-arm64</c>, <c>win-x86</c>),
+        /// the name NetZeroMQ.Native's folders and the loading error's advice use. The runtime's own identifier may be a
+        /// distribution's (<c>ubuntu.24.04-x64</c>, source-built .NET): this one is made from the OS, the C library and the
+        /// process's architecture.
+        /// </summary>
+        internal static string PlatformRuntimeIdentifier => s_platformRuntimeIdentifier ??= MakePlatformRuntimeIdentifier();
+
+        private static string MakePlatformRuntimeIdentifier()
         {
+            string arch = RuntimeInformation.ProcessArchitecture.ToString().ToLowerInvariant();
             string os = RuntimeInformation.IsOSPlatform(OSPlatform.Windows) ? "win"
                 : RuntimeInformation.IsOSPlatform(OSPlatform.OSX) ? "osx"
+                : RuntimeInformation.IsOSPlatform(OSPlatform.Create("FREEBSD")) ? "freebsd"
+                : IsMusl() ? "linux-musl"
                 : "linux";
-            string arch = RuntimeInformation.ProcessArchitecture.ToString().ToLowerInvariant();
+            return os + "-" + arch;
+        }
+
+        /// <summary>Whether this Linux runs on musl: the runtime says so (a musl build of .NET), or the system is Alpine.</summary>
+        private static bool IsMusl()
+        {
+#if NET
+            if (RuntimeInformation.RuntimeIdentifier.Contains("-musl-", StringComparison.Ordinal))
+            {
+                return true;
+            }
+#endif
+            return File.Exists("/etc/alpine-release");
+        }
+
+        private static IEnumerable<string> RuntimeIdentifiers()
+        {
 #if NET
             yield return RuntimeInformation.RuntimeIdentifier;
 #endif
-            if (os == "linux" && File.Exists("/etc/alpine-release"))
+            string platform = PlatformRuntimeIdentifier;
+            yield return platform;
+            if (platform.StartsWith("linux-musl-", StringComparison.Ordinal))
             {
-                yield return "linux-musl-" + arch;
+                // What NuGet's graph falls back to from musl: a package with no musl folder may still carry a glibc build
+                // that a compatibility layer (gcompat) can load.
+                yield return "linux-" + platform.Substring("linux-musl-".Length);
             }
-
-            yield return os + "-" + arch;
         }
     }
 }
