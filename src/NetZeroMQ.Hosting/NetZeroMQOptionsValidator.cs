@@ -66,6 +66,21 @@ namespace NetZeroMQ.Hosting
                 failures.Add(key + "CurveSecretKey: a CURVE client (CurveServerKey is set) needs its own secret key.");
             }
 
+            for (int i = 0; i < socket.CurveClientKeys.Count; i++)
+            {
+                ValidateKey(key + "CurveClientKeys:" + i, socket.CurveClientKeys[i], failures);
+            }
+
+            bool curveServer = socket.CurveSecretKey is not null && socket.CurveServerKey is null;
+            if (curveServer && socket.CurveClientKeys.Count == 0 && !socket.AllowAnyCurveClient)
+            {
+                failures.Add(key + "CurveClientKeys: a CURVE server admits no client without the clients' public keys (or AllowAnyCurveClient: true).");
+            }
+            else if (!curveServer && (socket.CurveClientKeys.Count > 0 || socket.AllowAnyCurveClient))
+            {
+                failures.Add(key + "CurveClientKeys: only a CURVE server (CurveSecretKey without CurveServerKey) admits clients.");
+            }
+
             if (socket.RequirePeerWithin is { } within && within <= TimeSpan.Zero)
             {
                 failures.Add(key + "RequirePeerWithin: must be positive (was " + within + ").");

@@ -28,6 +28,7 @@ namespace NetZeroMQ.Hosting
         private readonly ConcurrentDictionary<string, string> _faults = new ConcurrentDictionary<string, string>(StringComparer.OrdinalIgnoreCase);
         private Context? _context;                 // made on first use; disposed when the host has stopped
         private EventSourceLogger? _eventLog;      // from the host's start until it stopped
+        private ZapAuthenticator? _authenticator;  // made with the first CURVE server; disposed before the context
         private int _stopped;
 
         public NetZeroMQRuntime(IOptions<NetZeroMQOptions> options, ILoggerFactory loggerFactory)
@@ -124,6 +125,25 @@ namespace NetZeroMQ.Hosting
             }
         }
 
+        /// <summary>Lets the host's ZAP authenticator admit a CURVE server's configured clients (its ZAP domain is its name).</summary>
+        internal void AdmitCurveClients(string name, SocketDefinition definition)
+        {
+            lock (_gate)
+            {
+                _authenticator ??= new ZapAuthenticator(Context);
+                ZapPolicy policy = _authenticator.ForDomain(name);
+                if (definition.AllowAnyCurveClient)
+                {
+                    policy.AllowAnyCurveClient();
+                }
+
+                foreach (string key in definition.CurveClientKeys)
+                {
+                    policy.AllowCurveKey(CurveKey.FromZ85(key));
+                }
+            }
+        }
+
         internal void ReportFault(string socketName, Exception exception) => _faults[socketName] = exception.Message;
 
         /// <summary>Step 1: the host is starting.</summary>
@@ -160,6 +180,8 @@ namespace NetZeroMQ.Hosting
                 context = _context;
             }
 
+            ZapAuthenticator? authenticator = _authenticator;
+
             Task termination = Task.Run(() =>
             {
                 foreach (SocketPeers peers in AllPeers())
@@ -168,6 +190,7 @@ namespace NetZeroMQ.Hosting
                     peers.Join(TimeSpan.FromSeconds(1));
                 }
 
+                authenticator?.Dispose();
                 context?.Dispose();
                 _eventLog?.Dispose();
             });
@@ -190,6 +213,7 @@ namespace NetZeroMQ.Hosting
                 peers.Stop();
             }
 
+            _authenticator?.Dispose();
             Volatile.Read(ref _context)?.Dispose();
             _eventLog?.Dispose();
         }

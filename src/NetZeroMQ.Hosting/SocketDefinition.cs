@@ -29,6 +29,16 @@ namespace NetZeroMQ.Hosting
         public string? CurveServerKey { get; set; }
 
         /// <summary>
+        /// For a CURVE server: the public keys (Z85) of the clients it admits. CURVE servers fail closed: a ZAP authenticator
+        /// (one per host, the socket's name as its ZAP domain) admits only these keys, or any key with
+        /// <see cref="AllowAnyCurveClient"/>; a denial is logged (event id 6).
+        /// </summary>
+        public IList<string> CurveClientKeys { get; } = new List<string>();
+
+        /// <summary>For a CURVE server: admit every client that knows the server's public key (encryption without client authentication).</summary>
+        public bool AllowAnyCurveClient { get; set; }
+
+        /// <summary>
         /// Whether messages on this socket follow the trace-context convention (see <see cref="TraceContextFrame"/>): the
         /// worker removes a trailing trace frame and parents its consumer span on it. Off by default.
         /// </summary>

@@ -46,7 +46,7 @@ namespace NetZeroMQ.Hosting
             var socket = new Socket(_runtime.Context, definition.Type!.Value);
             try
             {
-                Configure(socket, definition);
+                Configure(socket, name, definition);
                 foreach (string endpoint in definition.Bind)
                 {
                     socket.Bind(endpoint);
@@ -76,7 +76,7 @@ namespace NetZeroMQ.Hosting
         public SocketPeers GetPeers(string name) =>
             _runtime.FindPeers(name) ?? throw new InvalidOperationException("No socket named '" + name + "' has been created.");
 
-        private void Configure(Socket socket, SocketDefinition definition)
+        private void Configure(Socket socket, string name, SocketDefinition definition)
         {
             socket.Linger = _runtime.Options.Linger;
             if (definition.ReceiveHighWatermark is { } receiveHighWatermark)
@@ -98,7 +98,8 @@ namespace NetZeroMQ.Hosting
                 }
                 else
                 {
-                    socket.SetCurveServer(keys);
+                    _runtime.AdmitCurveClients(name, definition);
+                    socket.SetCurveServer(keys, zapDomain: name);
                 }
             }
         }
