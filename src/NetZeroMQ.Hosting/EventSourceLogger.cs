@@ -22,6 +22,9 @@ namespace NetZeroMQ.Hosting
     /// </remarks>
     internal sealed class EventSourceLogger : EventListener
     {
+        /// <summary>Where NetZeroMQ's socket monitors publish (their PAIR connects there).</summary>
+        private const string MonitorEndpointPrefix = "inproc://netzeromq-monitor-";
+
         private readonly ILogger _logger;
         private readonly EventLevel? _level;
         private EventSource? _source;
@@ -90,7 +93,9 @@ namespace NetZeroMQ.Hosting
                     Log.SocketBound(_logger, Convert.ToInt64(p[0]), Text(p[1]), Text(p[2]));
                     break;
                 case 4 when p.Count >= 3:
-                    Log.SocketConnected(_logger, Convert.ToInt64(p[0]), Text(p[1]), Text(p[2]));
+                    string endpoint = Text(p[2]);
+                    LogLevel level = endpoint.StartsWith(MonitorEndpointPrefix, StringComparison.Ordinal) ? LogLevel.Debug : LogLevel.Information;
+                    Log.SocketConnected(_logger, level, Convert.ToInt64(p[0]), Text(p[1]), endpoint);
                     break;
                 case 5 when p.Count >= 2:
                     Log.HandshakeFailed(_logger, Text(p[0]), Text(p[1]));

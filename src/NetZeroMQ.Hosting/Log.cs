@@ -21,8 +21,9 @@ namespace NetZeroMQ.Hosting
         [LoggerMessage(3, LogLevel.Information, "Socket {SocketId} ({SocketType}) bound to {Endpoint}", EventName = "SocketBound")]
         internal static partial void SocketBound(ILogger logger, long socketId, string socketType, string endpoint);
 
-        [LoggerMessage(4, LogLevel.Information, "Socket {SocketId} ({SocketType}) connecting to {Endpoint}", EventName = "SocketConnected")]
-        internal static partial void SocketConnected(ILogger logger, long socketId, string socketType, string endpoint);
+        /// <summary>Information, or Debug for the PAIR of a socket monitor (its own inproc endpoint, no news to an operator).</summary>
+        [LoggerMessage(EventId = 4, Message = "Socket {SocketId} ({SocketType}) connecting to {Endpoint}", EventName = "SocketConnected")]
+        internal static partial void SocketConnected(ILogger logger, LogLevel level, long socketId, string socketType, string endpoint);
 
         [LoggerMessage(5, LogLevel.Warning, "Handshake with {Endpoint} failed: {Reason}", EventName = "HandshakeFailed")]
         internal static partial void HandshakeFailed(ILogger logger, string endpoint, string reason);

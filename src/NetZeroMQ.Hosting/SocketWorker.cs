@@ -10,7 +10,7 @@ namespace NetZeroMQ.Hosting
     /// <summary>
     /// The hosted service behind <c>AddSocketWorker&lt;THandler&gt;(name)</c>: creates the named socket, receives in an
     /// async loop and hands each message to the handler. One awaited receive, top to bottom:
-    /// 1. create the socket from configuration (bind/connect, CURVE, peers tracked) and the handler;
+    /// 1. on the host's start: create the socket from configuration (bind/connect, CURVE, peers tracked) and the handler;
     /// 2. await the next multipart message (<c>RecvMultipartAsync</c> with the stopping token);
     ///    it ends with the stopping token, or with <see cref="ZmqError.ContextTerminated"/> once the host began to stop
     ///    (the context's shutdown) — both end the loop; any other error ends it too, logged, and the health check turns
@@ -25,6 +25,9 @@ namespace NetZeroMQ.Hosting
     {
         private readonly string _name;
         private readonly IServiceProvider _services;
+        private NetZeroMQRuntime? _runtime;       // set by StartAsync, before the loop runs
+        private THandler? _handler;               // made by StartAsync
+        private Socket? _socket;                  // created by StartAsync, disposed by the loop as it ends
 
         public SocketWorker(string name, IServiceProvider services)
         {
@@ -32,27 +35,28 @@ namespace NetZeroMQ.Hosting
             _services = services;
         }
 
+        /// <summary>
+        /// Step 1, on the host's start: a socket that cannot be created (an endpoint in use, say) fails the start with its
+        /// exception, and once the host has started the socket is bound (its <see cref="SocketPeers.LastEndpoint"/> known).
+        /// </summary>
+        public override Task StartAsync(CancellationToken cancellationToken)
+        {
+            _runtime = _services.GetRequiredService<NetZeroMQRuntime>();
+            _handler = _services.GetRequiredService<THandler>();
+            _socket = _services.GetRequiredService<SocketFactory>().Create(_name);
+            Log.WorkerStarted(_runtime.Logger, _name, _socket.Type, _socket.LastEndpoint);
+            return base.StartAsync(cancellationToken);
+        }
+
         protected override async Task ExecuteAsync(CancellationToken stoppingToken)
         {
             // Off the host's start: StartAsync returns at the first await, so a worker never delays the other services.
             await Task.Yield();
-            var runtime = _services.GetRequiredService<NetZeroMQRuntime>();
+            NetZeroMQRuntime runtime = _runtime!;
+            THandler handler = _handler!;
+            Socket socket = _socket!;
             SocketDefinition definition = runtime.Options.Sockets[_name];
-            THandler handler = _services.GetRequiredService<THandler>();
-            Socket socket;
-            try
-            {
-                socket = _services.GetRequiredService<SocketFactory>().Create(_name);
-            }
-            catch (Exception e)
-            {
-                runtime.ReportFault(_name, e);
-                Log.ReceiveLoopFailed(runtime.Logger, _name, e);
-                throw;
-            }
-
             string destination = socket.LastEndpoint;
-            Log.WorkerStarted(runtime.Logger, _name, socket.Type, destination);
             long handled = 0;
             using var frames = new MultipartMessage();
             var message = new SocketMessage(_name, socket, frames);
