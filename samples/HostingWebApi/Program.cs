@@ -17,6 +17,8 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using NetZeroMQ;
 using NetZeroMQ.Hosting;
+using Socket = NetZeroMQ.Socket;
+using SocketType = NetZeroMQ.SocketType;
 using OpenTelemetry.Trace;
 
 var spans = new List<Activity>();

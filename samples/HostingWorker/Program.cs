@@ -10,6 +10,8 @@ using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Hosting;
 using NetZeroMQ;
 using NetZeroMQ.Hosting;
+using Socket = NetZeroMQ.Socket;
+using SocketType = NetZeroMQ.SocketType;
 
 HostApplicationBuilder builder = Host.CreateApplicationBuilder(args);
 builder.Services.AddNetZeroMQ().AddSocketWorker<UppercaseHandler>("frontend");

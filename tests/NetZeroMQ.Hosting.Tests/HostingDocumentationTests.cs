@@ -48,10 +48,32 @@ namespace NetZeroMQ.Hosting.Tests
         public void CSharpBlock_CompiledAgainstThePackage_HasNoErrors(string page, int index)
         {
             string code = s_block.Matches(File.ReadAllText(Path.Combine(Repository(), page)))[index].Groups[1].Value;
+            IReadOnlyList<string> errors = Compile(code);
+            Assert.True(errors.Count == 0, page + " block " + index + ":\n" + string.Join("\n", errors));
+        }
+
+        /// <summary>
+        /// As NetZeroMQ.Tests' SampleImportTests does for the other samples: each Hosting sample is one Program.cs that
+        /// compiles, also with <c>using System.Net.Sockets;</c> added (its Socket and SocketType aliases keep it unambiguous).
+        /// </summary>
+        [Theory]
+        [InlineData("HostingWorker")]
+        [InlineData("HostingWebApi")]
+        public void Sample_WithAndWithoutSystemNetSockets_Compiles(string sample)
+        {
+            string folder = Path.Combine(Repository(), "samples", sample);
+            string code = File.ReadAllText(Path.Combine(folder, "Program.cs"));
+            Assert.Empty(Compile(code));
+            Assert.Empty(Compile("using System.Net.Sockets;\n" + code));
+        }
+
+        private static IReadOnlyList<string> Compile(string code)
+        {
             var references = new[] { Path.GetDirectoryName(typeof(object).Assembly.Location)!, Path.GetDirectoryName(typeof(IHost).Assembly.Location)! }
                 .SelectMany(folder => Directory.EnumerateFiles(folder, "*.dll"))
                 .Append(typeof(Context).Assembly.Location)
                 .Append(typeof(SocketFactory).Assembly.Location)
+                .Concat(Directory.EnumerateFiles(AppContext.BaseDirectory, "OpenTelemetry*.dll"))
                 .Where(IsManaged)
                 .Select(path => (MetadataReference)MetadataReference.CreateFromFile(path));
             var compilation = CSharpCompilation.Create(
@@ -61,8 +83,7 @@ namespace NetZeroMQ.Hosting.Tests
                 new CSharpCompilationOptions(OutputKind.ConsoleApplication, nullableContextOptions: NullableContextOptions.Enable)
                     .WithSpecificDiagnosticOptions(new Dictionary<string, ReportDiagnostic> { ["CS1701"] = ReportDiagnostic.Suppress, ["CS1702"] = ReportDiagnostic.Suppress }));
             using var output = new MemoryStream();
-            var errors = compilation.Emit(output).Diagnostics.Where(d => d.Severity >= DiagnosticSeverity.Warning).Select(d => d.ToString()).ToList();
-            Assert.True(errors.Count == 0, page + " block " + index + ":\n" + string.Join("\n", errors));
+            return compilation.Emit(output).Diagnostics.Where(d => d.Severity >= DiagnosticSeverity.Warning).Select(d => d.ToString()).ToList();
         }
 
         private static bool IsManaged(string path)
