@@ -77,6 +77,26 @@ for pdb in lib/net8.0/NetZeroMQ.pdb lib/netstandard2.0/NetZeroMQ.pdb; do
         || { echo "$pdb in the symbol package has no Source Link mapping to $raw_url/$commit" >&2; exit 1; }
 done
 echo "    $(basename "$nupkg"): $(wc -l <<<"$contents") entries, icon, readme, release notes, URLs present"
+
+echo "==> packing NetZeroMQ.Hosting (the Generic Host package, same version)"
+rm -f "$artifacts/NetZeroMQ.Hosting.$version.nupkg" "$artifacts/NetZeroMQ.Hosting.$version.snupkg"
+dotnet pack "$repo/src/NetZeroMQ.Hosting/NetZeroMQ.Hosting.csproj" -c Release -o "$artifacts" --nologo -v q -warnaserror \
+    -p:ContinuousIntegrationBuild=true -p:RepositoryUrl="$repository_url"
+hosting_nupkg="$artifacts/NetZeroMQ.Hosting.$version.nupkg"
+[ -f "$hosting_nupkg" ] || { echo "missing $hosting_nupkg" >&2; exit 1; }
+hosting_contents=$(unzip -Z1 "$hosting_nupkg")
+for entry in README.md icon.png lib/net8.0/NetZeroMQ.Hosting.dll lib/net8.0/NetZeroMQ.Hosting.xml; do
+    grep -qx "$entry" <<<"$hosting_contents" || { echo "NetZeroMQ.Hosting's package lacks $entry" >&2; exit 1; }
+done
+hosting_nuspec=$(unzip -p "$hosting_nupkg" NetZeroMQ.Hosting.nuspec)
+# It depends on NetZeroMQ of the same version and on abstractions only (never the OpenTelemetry SDK).
+for field in "<dependency id=\"NetZeroMQ\" version=\"$version\"" '<readme>README.md</readme>' '<license type="expression">MPL-2.0</license>'; do
+    grep -qF "$field" <<<"$hosting_nuspec" || { echo "NetZeroMQ.Hosting's nuspec lacks $field" >&2; exit 1; }
+done
+! grep -q 'id="OpenTelemetry' <<<"$hosting_nuspec" || { echo "NetZeroMQ.Hosting depends on OpenTelemetry" >&2; exit 1; }
+unzip -p "$hosting_nupkg" README.md | cmp -s - "$repo/src/NetZeroMQ.Hosting/PACKAGE.md" \
+    || { echo "NetZeroMQ.Hosting's README.md is not src/NetZeroMQ.Hosting/PACKAGE.md" >&2; exit 1; }
+echo "    $(basename "$hosting_nupkg"): $(wc -l <<<"$hosting_contents") entries, readme, depends on NetZeroMQ $version"
 echo "    $(basename "$snupkg"): both PDBs map /_/* to $raw_url/$commit/*"
 
 # Outside the repository, so that none of its Directory.Build.props, global.json or nuget.config applies.
@@ -91,12 +111,19 @@ cd "$work"
 dotnet new console -o Consumer --framework net10.0 --no-restore >/dev/null
 cd Consumer
 dotnet add package NetZeroMQ --version "$version" >/dev/null
+dotnet add package NetZeroMQ.Hosting --version "$version" >/dev/null
+# The Generic Host itself, as a Worker Service has it.
+dotnet add package Microsoft.Extensions.Hosting --version 10.0.0 >/dev/null
 cat > Program.cs <<'CS'
 using System;
 using System.Reflection;
 using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 using NetZeroMQ;
+using NetZeroMQ.Hosting;
 
 // First, before NetZeroMQ loads anything: could the system's libzmq be loaded at all, by the name the resolver would
 // use? (Asked later, the answer would be yes whatever the system has: the package's library, already loaded, has the
@@ -122,6 +149,28 @@ Console.WriteLine("Libzmq.LoadedFrom: " + Libzmq.LoadedFrom);
 Console.WriteLine("Libzmq.Version: " + Libzmq.Version);
 Console.WriteLine("Context.Has(\"draft\"): " + Context.Has("draft"));
 Console.WriteLine("system libzmq.so.5 loadable: " + system);
+
+// NetZeroMQ.Hosting: a host with a REP worker from configuration, asked once, then stopped.
+var builder = Host.CreateApplicationBuilder();
+builder.Logging.ClearProviders();
+builder.Configuration["NetZeroMQ:Sockets:echo:Type"] = "Rep";
+builder.Configuration["NetZeroMQ:Sockets:echo:Bind:0"] = "tcp://127.0.0.1:*";
+builder.Services.AddNetZeroMQ().AddSocketWorker<Echo>("echo");
+using (var host = builder.Build())
+{
+    await host.StartAsync();
+    using var hostClient = new Socket(context, SocketType.Req) { ReceiveTimeout = TimeSpan.FromSeconds(10) };
+    hostClient.Connect(host.Services.GetRequiredService<SocketFactory>().GetPeers("echo").LastEndpoint);
+    hostClient.Send("hosted");
+    Console.WriteLine("hosting: " + hostClient.RecvString());
+    await host.StopAsync();
+}
+
+sealed class Echo : ISocketHandler
+{
+    public System.Threading.Tasks.ValueTask HandleAsync(SocketMessage message, System.Threading.CancellationToken token) =>
+        message.Socket.SendMultipartAsync(message.Frames, token);
+}
 CS
 
 echo "==> build"
@@ -159,7 +208,7 @@ rc=$?
 set -e
 expected=$(printf '%s\n' ping pong 'package build: .NETCoreApp,Version=v8.0' \
     "Libzmq.LoadedFrom: $app/runtimes/$rid/native/libzmq.so" 'Libzmq.Version: 4.3.4' 'Context.Has("draft"): True' \
-    'system libzmq.so.5 loadable: False')
+    'system libzmq.so.5 loadable: False' 'hosting: hosted')
 if [ "$rc" -ne 0 ] || [ "$output" != "$expected" ]; then
     printf 'consumer check FAILED (exit code %s)\n--- expected\n%s\n--- got\n%s\n' "$rc" "$expected" "$output" >&2
     cat "$work/stderr" >&2
@@ -173,4 +222,5 @@ system=$(cd "$app" && NETZEROMQ_LIBZMQ=libzmq.so.5 timeout 60 dotnet Consumer.dl
 echo "    Libzmq.LoadedFrom: $system"
 
 resolved=$(find "$work/packages" -name '*.nupkg' -path '*netzeromq*' -printf '%f\n' | sort | paste -s -d ' ')
+grep -q "netzeromq.hosting.$version.nupkg" <<<"$resolved" || { echo "NetZeroMQ.Hosting did not come from the local feed ($resolved)" >&2; exit 1; }
 echo "consumer check: OK ($resolved from the local feed; round trip through the package's libzmq with no system libzmq visible)"

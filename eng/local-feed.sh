@@ -15,7 +15,7 @@ write_local_feed_config() {
     <add key="nuget.org" value="https://api.nuget.org/v3/index.json" protocolVersion="3" />
   </packageSources>
   <packageSourceMapping>
-    <packageSource key="local"><package pattern="NetZeroMQ" /><package pattern="NetZeroMQ.Native" /></packageSource>
+    <packageSource key="local"><package pattern="NetZeroMQ" /><package pattern="NetZeroMQ.Native" /><package pattern="NetZeroMQ.Hosting" /></packageSource>
     <packageSource key="nuget.org"><package pattern="*" /></packageSource>
   </packageSourceMapping>
   <config>
