@@ -196,7 +196,7 @@ namespace NetZeroMQ
             {
                 var recv = new MessageRecv(_frame);
                 size = _from.TryTransfer(ref recv, 0);
-                if (size == TransferStep.WouldBlock)
+                if (size == SocketLease.WouldBlock)
                 {
                     more = false;
                     return false;
@@ -229,7 +229,7 @@ namespace NetZeroMQ
                 size = _to.TryTransfer(ref send, more ? Interop.Zmq.ZMQ_SNDMORE : 0);
             }
 
-            if (size == TransferStep.WouldBlock)
+            if (size == SocketLease.WouldBlock)
             {
                 return false;
             }
@@ -247,7 +247,7 @@ namespace NetZeroMQ
                 using (_copy.Lease())
                 {
                     var send = new MessageSend(_copy);
-                    _captureMisses = _capture.TryTransfer(ref send, more ? Interop.Zmq.ZMQ_SNDMORE : 0) == TransferStep.WouldBlock;
+                    _captureMisses = _capture.TryTransfer(ref send, more ? Interop.Zmq.ZMQ_SNDMORE : 0) == SocketLease.WouldBlock;
                 }
             }
 

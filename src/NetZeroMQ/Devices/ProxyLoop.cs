@@ -255,7 +255,7 @@ namespace NetZeroMQ
             // Each command is announced by one frame; they carry nothing (the command itself is in the steering exchange).
             byte wake;
             var recv = new BufferRecv(&wake, 1);
-            while (_control.TryTransfer(ref recv, 0) != TransferStep.WouldBlock)
+            while (_control.TryTransfer(ref recv, 0) != SocketLease.WouldBlock)
             {
             }
 
