@@ -45,7 +45,7 @@ namespace NetZeroMQ
 
             if (errno != ErrorMap.EAGAIN)
             {
-                ZmqThrow.Error(errno, op.IsSend ? "send" : "receive");
+                ZmqThrow.Transfer(errno, socket, op.IsSend);
             }
 
             return WouldBlock;

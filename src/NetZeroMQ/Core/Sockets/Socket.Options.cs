@@ -72,6 +72,7 @@ namespace NetZeroMQ
         private void SetOptionCore<T>(SocketOption<T> option, T value)
         {
             ThrowIfNot(option, OptionAccess.Write, "read-only");
+            SocketOptions.ThrowIfDraftMissing(option.Id); // an option the loaded libzmq lacks is refused before its value is judged
             if (typeof(T) == typeof(int))
             {
                 int v = (int)(object)value!;
@@ -134,6 +135,7 @@ namespace NetZeroMQ
         /// <exception cref="ZmqException">libzmq rejected it.</exception>
         public void SetOptionRaw(int option, ReadOnlySpan<byte> value)
         {
+            SocketOptions.ThrowIfDraftMissing(option); // an option the loaded libzmq lacks is refused before its value is judged
             string name = option.ToString(System.Globalization.CultureInfo.InvariantCulture);
             if (SocketOptions.ById.TryGetValue(option, out SocketOptions.OptionInfo info))
             {
@@ -156,6 +158,7 @@ namespace NetZeroMQ
                     : value.Length;
                 if (expected != 8 || info.ValueType == typeof(long))
                 {
+                    SocketOptions.ThrowIfNotTypedValue(info, checkedValue, nameof(value));
                     SocketOptions.ThrowIfNotAllowed(this, option, checkedValue, nameof(value));
                 }
             }
@@ -401,7 +404,7 @@ namespace NetZeroMQ
             {
                 if (Interop.Zmq.zmq_setsockopt(_socket, option, value, (nuint)size) != 0)
                 {
-                    ZmqThrow.LastError("zmq_setsockopt", option: name);
+                    ZmqThrow.Option(Interop.Zmq.zmq_errno(), "zmq_setsockopt", (int)Type, option, name);
                 }
 
                 OnOptionWritten(option, value, size);

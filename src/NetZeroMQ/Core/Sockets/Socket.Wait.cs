@@ -88,7 +88,7 @@ namespace NetZeroMQ
             int errno = Interop.Zmq.zmq_errno();
             if (errno != ErrorMap.EAGAIN && errno != ErrorMap.EINTR)
             {
-                ZmqThrow.Error(errno, operation);
+                ZmqThrow.Transfer(errno, _socket, operation == "send");
             }
 
             return -1;

@@ -47,6 +47,9 @@ namespace NetZeroMQ
         /// <summary>The name of a type the core does not define (draft types), given by whoever made the socket; else null.</summary>
         private readonly string? _typeName;
 
+        /// <summary>Set when the context's Dispose closed this socket (not its owner): the disposed error then says so.</summary>
+        private volatile bool _closedWithContext;
+
         /// <summary>Creates a socket in <paramref name="context"/> (<c>zmq_socket</c>). Its linger starts at the context's
         /// <see cref="Context.DefaultLinger"/>.</summary>
         /// <param name="context">The context that owns the socket.</param>
@@ -177,6 +180,13 @@ namespace NetZeroMQ
             }
         }
 
+        /// <summary>The context's Dispose closes a socket its owner left open.</summary>
+        internal void DisposeWithContext()
+        {
+            _closedWithContext = true;
+            Dispose();
+        }
+
         /// <inheritdoc/>
         public override string ToString() => "Socket(" + (_typeName ?? Type.ToString()) + (IsDisposed ? ", disposed)" : ")");
 
@@ -273,6 +283,14 @@ namespace NetZeroMQ
         /// <summary>Whether a call holds the socket now, read without claiming it (for tests).</summary>
         internal bool GuardIsBusy => _guard.IsBusy;
 
-        internal void ThrowDisposed() => ZmqThrow.Disposed(this);
+        internal void ThrowDisposed()
+        {
+            if (_closedWithContext)
+            {
+                ZmqThrow.ClosedWithContext(this);
+            }
+
+            ZmqThrow.Disposed(this);
+        }
     }
 }
