@@ -18,6 +18,39 @@ namespace NetZeroMQ.Tests.TestUtilities
         /// <summary>Whether NetZeroMQ lets <paramref name="option"/> through on the loaded version.</summary>
         public static bool Has<T>(SocketOption<T> option) => LibzmqVersions.HasOption(option.Id, Version);
 
+        /// <summary>
+        /// Whether a bind with <see cref="SocketOptions.BindToDevice"/> can work: the version lets the option through and libzmq
+        /// was built with SO_BINDTODEVICE (its CMake build is not, and fails such a bind with NotSupported). Asked of libzmq by
+        /// binding once to loopback with the device "lo".
+        /// </summary>
+        public static bool HasBindToDevice => s_hasBindToDevice.Value;
+
+        private static readonly Lazy<bool> s_hasBindToDevice = new Lazy<bool>(() =>
+        {
+            if (!Has(SocketOptions.BindToDevice))
+            {
+                return false;
+            }
+
+            using var context = new Context { DefaultLinger = TimeSpan.Zero };
+            using var socket = new Socket(context, SocketType.Pull);
+            socket.SetOption(SocketOptions.BindToDevice, "lo");
+            try
+            {
+                socket.Bind("tcp://127.0.0.1:*");
+                return true;
+            }
+            catch (ZmqException e)
+            {
+                if (e.Error != ZmqError.NotSupported)
+                {
+                    throw;
+                }
+
+                return false;
+            }
+        });
+
         /// <summary>Whether the loaded libzmq is at least <paramref name="major"/>.<paramref name="minor"/>.<paramref name="patch"/>.</summary>
         public static bool IsAtLeast(int major, int minor, int patch) => Version >= new Version(major, minor, patch);
 

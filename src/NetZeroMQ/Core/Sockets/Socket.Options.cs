@@ -72,7 +72,6 @@ namespace NetZeroMQ
         private void SetOptionCore<T>(SocketOption<T> option, T value)
         {
             ThrowIfNot(option, OptionAccess.Write, "read-only");
-            SocketOptions.ThrowIfDraftMissing(option.Id); // an option the loaded libzmq lacks is refused before its value is judged
             if (typeof(T) == typeof(int))
             {
                 int v = (int)(object)value!;
@@ -135,7 +134,6 @@ namespace NetZeroMQ
         /// <exception cref="ZmqException">libzmq rejected it.</exception>
         public void SetOptionRaw(int option, ReadOnlySpan<byte> value)
         {
-            SocketOptions.ThrowIfDraftMissing(option); // an option the loaded libzmq lacks is refused before its value is judged
             string name = option.ToString(System.Globalization.CultureInfo.InvariantCulture);
             if (SocketOptions.ById.TryGetValue(option, out SocketOptions.OptionInfo info))
             {
