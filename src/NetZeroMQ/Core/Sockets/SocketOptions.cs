@@ -521,14 +521,15 @@ namespace NetZeroMQ
         /// </summary>
         internal static void ThrowIfDraftMissing(int id)
         {
-            if (id >= FirstVersioned)
-            {
-                ThrowIfNewerThanLoaded(id);
-            }
-
+            // A draft-only option on a build without the draft API says that first (the version would not be enough).
             if (id >= FirstDraftOnly && s_byId.TryGetValue(id, out OptionInfo info) && info.DraftOnly)
             {
                 DraftRequirement.ThrowIfMissing("Socket option " + info.Name);
+            }
+
+            if (id >= FirstVersioned)
+            {
+                ThrowIfNewerThanLoaded(id);
             }
         }
 
