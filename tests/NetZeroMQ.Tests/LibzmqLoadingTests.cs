@@ -18,6 +18,23 @@ namespace NetZeroMQ.Tests
     {
         internal const string Scenario = "load-libzmq-from";
 
+        internal const string DraftProbeScenario = "draft-probe-without-libzmq";
+
+        [Fact]
+        public void DraftApi_LibzmqCannotLoad_IsFalseEveryTimeAndTheNextCallThrowsDllNotFound()
+        {
+            // The draft probe's type initializer met the loading error: TypeInitializationException on this and every later access.
+            (int exitCode, string output) = ChildProcess.Run(
+                DraftProbeScenario, Array.Empty<string>(), Environment("/nonexistent/netzeromq-test/libzmq.so.5"), TimeSpan.FromSeconds(60), launcher: null);
+
+            Assert.True(exitCode == 0, output);
+            Assert.Contains("IsAvailable=False", output);
+            Assert.Contains("again=False HasPoller=False HasConnectPeer=False HasVersionedMonitor=False", output);
+            Assert.Contains(typeof(DllNotFoundException).FullName!, output);
+            Assert.DoesNotContain(nameof(TypeInitializationException), output);
+            Assert.DoesNotContain("a context without libzmq", output);
+        }
+
         private const string FromEnvironment = "environment";
         private const string FromLibraryPath = "library-path";
 

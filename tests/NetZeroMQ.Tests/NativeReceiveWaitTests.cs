@@ -122,9 +122,9 @@ namespace NetZeroMQ.Tests
             ReceiveOneSentAfterPause(pull, push);
             pull.ReceiveTimeout = TimeSpan.FromMilliseconds(250);
 
-            ZmqException refused = Assert.Throws<ZmqException>(() => pull.SetOptionRaw(SocketOptions.ReceiveTimeout.Id, BitConverter.GetBytes(-7)));
-            Assert.Equal(ZmqError.InvalidArgument, refused.Error);
-            Assert.Contains("ReceiveTimeout", refused.Message, StringComparison.Ordinal);
+            // Refused before libzmq, as the typed setter refuses it (issue 31): the kept timeout must not change either way.
+            var refused = Assert.Throws<ArgumentOutOfRangeException>(() => pull.SetOptionRaw(SocketOptions.ReceiveTimeout.Id, BitConverter.GetBytes(-7)));
+            Assert.Contains("Socket option ReceiveTimeout", refused.Message, StringComparison.Ordinal);
 
             AssertReceiveTimeoutReads(pull, 250);
             AssertTimesOutAfter(pull, TimeSpan.FromMilliseconds(250));

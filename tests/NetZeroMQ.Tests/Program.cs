@@ -149,6 +149,28 @@ namespace NetZeroMQ.Tests
 
                         return 0;
 
+                    case LibzmqVersionsTests.ChildScenario:
+                        using (var context = new Context { DefaultLinger = TimeSpan.Zero })
+                        using (var socket = new Socket(context, SocketType.Pull))
+                        {
+                            socket.SetOption(SocketOptions.BindToDevice, "nzmqnodev0");
+                            socket.Bind("tcp://127.0.0.1:*");
+                            Console.WriteLine("bound " + socket.LastEndpoint);
+                        }
+
+                        return 0;
+
+                    case LibzmqLoadingTests.DraftProbeScenario:
+                        Console.WriteLine("IsAvailable=" + global::NetZeroMQ.Draft.DraftApi.IsAvailable);
+                        Console.WriteLine("again=" + global::NetZeroMQ.Draft.DraftApi.IsAvailable + " HasPoller=" + global::NetZeroMQ.Draft.DraftApi.HasPoller +
+                            " HasConnectPeer=" + global::NetZeroMQ.Draft.DraftApi.HasConnectPeer + " HasVersionedMonitor=" + global::NetZeroMQ.Draft.DraftApi.HasVersionedMonitor);
+                        using (new Context())
+                        {
+                            Console.WriteLine("a context without libzmq");
+                        }
+
+                        return 0;
+
                     default:
                         Console.WriteLine("unknown scenario " + scenario);
                         return 2;

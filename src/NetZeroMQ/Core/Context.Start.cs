@@ -19,10 +19,19 @@ namespace NetZeroMQ
         /// <summary>
         /// Called before each <c>zmq_socket</c>: until the context has a socket, checks that libzmq can start its threads with
         /// the options in force, and throws <see cref="System.InvalidOperationException"/> where libzmq would abort the process
-        /// (see <see cref="ContextStart"/>). Costs one volatile read once the context has started.
+        /// (see <see cref="ContextStart"/>). Costs two volatile reads once the context has started.
+        /// A context that was shut down refuses the socket here, with libzmq's own ETERM: libzmq 4.3.3 and later refuse it
+        /// themselves, but before 4.3.3 a context that never had a socket accepts new ones after <c>zmq_ctx_shutdown</c>
+        /// (libzmq #3792), and the documented refusal must hold on every supported version.
         /// </summary>
         internal void ThrowIfCannotStart()
         {
+            if (IsShutdown && !IsDisposed) // a disposed context throws ObjectDisposedException, as before
+            {
+                throw ZmqThrow.Create(
+                    ErrorMap.ETERM, "zmq_socket", detail: "the context was shut down (Context.Shutdown), and a shut-down context makes no new socket");
+            }
+
             if (Volatile.Read(ref _started) != 0)
             {
                 return;

@@ -328,7 +328,7 @@ namespace NetZeroMQ
 
             foreach (Socket socket in TakeOpenSockets())
             {
-                socket.Dispose();
+                socket.DisposeWithContext();
             }
 
             _handle.AwaitTerminationByOwner();

@@ -12,7 +12,10 @@ namespace NetZeroMQ.Draft
     /// (Debian's libzmq5 4.3.4 exports none) usually leave them out, so every property here is false there.</para>
     /// <para>The netstandard2.0 build cannot look exports up (<see cref="CanProbe"/> is false) and reports every feature as
     /// unavailable; the net8.0 build probes.</para>
-    /// <para>Thread-safe: the probe runs once, on first use, and its results never change.</para>
+    /// <para>Thread-safe: the probe runs once, on first use after libzmq loaded, and its results never change. When libzmq
+    /// cannot be loaded every property here is false (nothing is available), so that <c>if (!DraftApi.IsAvailable)</c> leads
+    /// to the non-draft path, whose first call throws the loading error (<see cref="DllNotFoundException"/>); the probe runs
+    /// once libzmq does load.</para>
     /// </remarks>
     public static class DraftApi
     {
@@ -32,22 +35,45 @@ namespace NetZeroMQ.Draft
         /// <c>_remove</c>, <c>_wait_all</c> and <c>_fd</c> (libzmq 4.3.2+), the only way to wait on thread-safe sockets (async
         /// operations on them, and a <see cref="Poller"/> that holds one).
         /// </summary>
-        public static bool HasPoller => Exports.PollerNew;
+        public static bool HasPoller => IsLoaded() && Exports.PollerNew;
 
         /// <summary>Whether <c>zmq_join</c> and <c>zmq_leave</c> (DISH groups) are exported.</summary>
-        public static bool HasGroups => Exports.Join && Exports.Leave;
+        public static bool HasGroups => IsLoaded() && Exports.Join && Exports.Leave;
 
         /// <summary>Whether <c>zmq_msg_set_routing_id</c> and <c>zmq_msg_routing_id</c> (SERVER/PEER addressing) are exported.</summary>
-        public static bool HasRoutingId => Exports.MsgSetRoutingId && Exports.MsgRoutingId;
+        public static bool HasRoutingId => IsLoaded() && Exports.MsgSetRoutingId && Exports.MsgRoutingId;
 
         /// <summary>Whether <c>zmq_msg_set_group</c> and <c>zmq_msg_group</c> (RADIO/DISH groups on messages) are exported.</summary>
-        public static bool HasMessageGroup => Exports.MsgSetGroup && Exports.MsgGroup;
+        public static bool HasMessageGroup => IsLoaded() && Exports.MsgSetGroup && Exports.MsgGroup;
 
         /// <summary>Whether <c>zmq_connect_peer</c> (PEER sockets, libzmq 4.3.3+) is exported.</summary>
-        public static bool HasConnectPeer => Exports.ConnectPeer;
+        public static bool HasConnectPeer => IsLoaded() && Exports.ConnectPeer;
 
         /// <summary>Whether <c>zmq_socket_monitor_versioned</c> (the v2 monitor protocol) is exported.</summary>
-        public static bool HasVersionedMonitor => Exports.SocketMonitorVersioned;
+        public static bool HasVersionedMonitor => IsLoaded() && Exports.SocketMonitorVersioned;
+
+        /// <summary>
+        /// Whether libzmq is loaded and usable, loading it if needed. The exports are probed only after that: a type
+        /// initializer that meets the loading error would keep throwing <see cref="TypeInitializationException"/> (with the
+        /// <see cref="DllNotFoundException"/> hidden inside) on every later access, even after <see cref="Libzmq.LibraryPath"/>
+        /// was corrected.
+        /// </summary>
+        private static bool IsLoaded()
+        {
+            try
+            {
+                Libzmq.EnsureUsable();
+                return true;
+            }
+            catch (DllNotFoundException)
+            {
+                return false;
+            }
+            catch (NotSupportedException)
+            {
+                return false; // older than the minimum: no draft API either
+            }
+        }
 
         /// <summary>Throws the <see cref="NotSupportedException"/> every draft entry point uses when its export is missing.</summary>
         internal static void ThrowUnavailable(string what) =>
@@ -70,8 +96,7 @@ namespace NetZeroMQ.Draft
 
             static unsafe Exports()
             {
-                // Loading errors surface here as the binding's own clear exception, before the draft pointers are bound.
-                Libzmq.EnsureUsable();
+                // Reached only after IsLoaded: loading errors never surface in this initializer.
                 PollerNew = Interop.ZmqDraft.zmq_poller_new != null && Interop.ZmqDraft.zmq_poller_destroy != null &&
                     Interop.ZmqDraft.zmq_poller_add != null && Interop.ZmqDraft.zmq_poller_modify != null &&
                     Interop.ZmqDraft.zmq_poller_remove != null && Interop.ZmqDraft.zmq_poller_wait_all != null &&

@@ -7,6 +7,7 @@ namespace NetZeroMQ
         internal static unsafe partial class Zmq
         {
             // Options the binding itself reads or writes; the public option table is SocketOptions.
+            internal const int ZMQ_TYPE = 16;
             internal const int ZMQ_LINGER = 17;
             internal const int ZMQ_RCVMORE = 13;
             internal const int ZMQ_FD = 14;

@@ -23,6 +23,37 @@ namespace NetZeroMQ
         /// <summary>ETERM (libzmq's own code).</summary>
         internal const int ETERM = Hausnumero + 53;
 
+        /// <summary>
+        /// How a message shows <paramref name="nativeErrno"/>: "errno 22" for the platform's codes, the C name for libzmq's own
+        /// (its EFSM is 156384763, a number that reads like garbage; "EFSM" is what its documentation and every search use).
+        /// </summary>
+        internal static string Describe(int nativeErrno) => (nativeErrno - Hausnumero) switch
+        {
+            1 => "ENOTSUP",
+            2 => "EPROTONOSUPPORT",
+            3 => "ENOBUFS",
+            4 => "ENETDOWN",
+            5 => "EADDRINUSE",
+            6 => "EADDRNOTAVAIL",
+            7 => "ECONNREFUSED",
+            8 => "EINPROGRESS",
+            9 => "ENOTSOCK",
+            10 => "EMSGSIZE",
+            11 => "EAFNOSUPPORT",
+            12 => "ENETUNREACH",
+            13 => "ECONNABORTED",
+            14 => "ECONNRESET",
+            15 => "ENOTCONN",
+            16 => "ETIMEDOUT",
+            17 => "EHOSTUNREACH",
+            18 => "ENETRESET",
+            51 => "EFSM",
+            52 => "ENOCOMPATPROTO",
+            53 => "ETERM",
+            54 => "EMTHREAD",
+            _ => "errno " + nativeErrno.ToString(System.Globalization.CultureInfo.InvariantCulture),
+        };
+
         internal static ZmqError ToPortable(int nativeErrno) =>
             s_map.TryGetValue(nativeErrno, out ZmqError error) ? error : ZmqError.Unknown;
 

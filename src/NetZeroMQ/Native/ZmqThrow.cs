@@ -32,7 +32,7 @@ namespace NetZeroMQ
             ZmqError error = ErrorMap.ToPortable(errno);
             TelemetryCounters.Error(error);
             string text = Utf8.FromNullTerminated(Interop.Zmq.zmq_strerror(errno)) ?? "unknown error";
-            string message = text + " [" + error + ", errno " + errno + "] in " + operation;
+            string message = text + " [" + error + ", " + ErrorMap.Describe(errno) + "] in " + operation;
             if (endpoint is not null)
             {
                 message += " '" + endpoint + "'";
@@ -50,6 +50,37 @@ namespace NetZeroMQ
 
             return new ZmqException(error, errno, message, endpoint, option);
         }
+
+        /// <summary>
+        /// A send or receive failed with <paramref name="errno"/> (read right after the call): throws, adding the rule the call
+        /// broke when the code says misuse (EFSM, ENOTSUP), which the socket's type decides (read here, off the fast path).
+        /// The caller holds the socket.
+        /// </summary>
+        [DoesNotReturn]
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static unsafe void Transfer(int errno, nint socket, bool isSend)
+        {
+            ZmqError error = ErrorMap.ToPortable(errno);
+            string? rule = null;
+            int type;
+            nuint length = sizeof(int);
+            if ((error == ZmqError.InvalidState || error == ZmqError.NotSupported)
+                && Interop.Zmq.zmq_getsockopt(socket, Interop.Zmq.ZMQ_TYPE, &type, &length) == 0)
+            {
+                rule = SocketMisuse.OfTransfer(type, error, isSend);
+            }
+
+            throw Create(errno, isSend ? "send" : "receive", detail: rule);
+        }
+
+        /// <summary>libzmq refused a socket option with <paramref name="errno"/>: throws, adding the rule when the option belongs
+        /// to other socket types (libzmq's EINVAL says only "Invalid argument").</summary>
+        [DoesNotReturn]
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static void Option(int errno, string operation, int socketType, int option, string name) =>
+            throw Create(
+                errno, operation, option: name,
+                detail: ErrorMap.ToPortable(errno) == ZmqError.InvalidArgument ? SocketMisuse.OfOption(socketType, option, name) : null);
 
         [DoesNotReturn]
         [MethodImpl(MethodImplOptions.NoInlining)]
@@ -71,6 +102,15 @@ namespace NetZeroMQ
             throw (hint is null
                 ? new ObjectDisposedException(owner.GetType().FullName)
                 : new ObjectDisposedException(owner.GetType().FullName, hint));
+
+        /// <summary>A socket is disposed because its context was: the message says so (the usual one names only the type).</summary>
+        [DoesNotReturn]
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static void ClosedWithContext(object owner) =>
+            throw new ObjectDisposedException(
+                owner.GetType().FullName,
+                "This " + owner.GetType().Name + " was closed because its Context was disposed: disposing a context closes every " +
+                "socket it made. Dispose the context after the sockets that still need it.");
 
         [DoesNotReturn]
         [MethodImpl(MethodImplOptions.NoInlining)]

@@ -31,6 +31,9 @@ namespace NetZeroMQ.Tests.OptionLimits
         /// <summary>What a draft-only option shows with a libzmq without the draft API: refused as missing, naming the option.</summary>
         internal const string DraftMissing = "not supported: no draft API in this libzmq";
 
+        /// <summary>The outcome of an option the loaded libzmq version lacks (docs/libzmq-versions.md): refused, naming it.</summary>
+        internal const string VersionMissing = "not supported: the loaded libzmq version lacks it";
+
         internal const string AcceptedWithoutPgm = "accepted; epgm refused: no PGM in this libzmq";
 
         /// <summary>The groups, each run in its own children, and the command that starts those children.</summary>
@@ -242,7 +245,28 @@ namespace NetZeroMQ.Tests.OptionLimits
         }
 
         private static Case Tcp(string option, object value, string expected, Action<Socket> set) =>
-            new Case("plain", option, Text(value), expected, () => SocketCase(option, set, pgm: false));
+            new Case("plain", option, Text(value), ForLoadedLibzmq(option, expected), () => SocketCase(option, set, pgm: false));
+
+        /// <summary>
+        /// What a case that works, or fails only at the bind, gives on the loaded libzmq: <see cref="VersionMissing"/> where the
+        /// version lacks the option (a value out of its limits is refused first, on every version), and a bind that fails
+        /// with NotSupported where a BindToDevice reaches a libzmq built without SO_BINDTODEVICE (CMake builds).
+        /// </summary>
+        private static string ForLoadedLibzmq(string option, string expected)
+        {
+            if (expected == Refused)
+            {
+                return expected;
+            }
+
+            int id = SocketOptions.ById.Single(o => o.Value.Name == option).Key;
+            if (!LibzmqVersions.HasOption(id, Libzmq.Version))
+            {
+                return VersionMissing;
+            }
+
+            return option == nameof(SocketOptions.BindToDevice) && !LoadedLibzmq.HasBindToDevice ? "bind fails: NotSupported" : expected;
+        }
 
         /// <summary>
         /// An epgm case. Where the loaded libzmq has no PGM (<c>Context.Has("pgm")</c>, asked alike by the test and its child),
@@ -336,6 +360,11 @@ namespace NetZeroMQ.Tests.OptionLimits
             }
             catch (NotSupportedException e)
             {
+                if (e.Message.Contains("Socket option " + option + " needs libzmq " + LibzmqVersions.OptionSince(SocketOptions.ById.Single(o => o.Value.Name == option).Key)))
+                {
+                    return VersionMissing;
+                }
+
                 if (!e.Message.Contains("needs libzmq's draft API"))
                 {
                     throw;

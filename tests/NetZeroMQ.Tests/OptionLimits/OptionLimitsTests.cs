@@ -189,6 +189,51 @@ namespace NetZeroMQ.Tests.OptionLimits
         }
 
         [Fact]
+        public void SetOptionRaw_EveryTimeOptionBelowMinusOne_IsRefusedLikeTheTypedSetter()
+        {
+            using Context context = Zmq.NewContext();
+            using Socket socket = Zmq.NewSocket(context, SocketType.Dealer);
+            int checkedOptions = 0;
+            foreach (var option in SocketOptions.ById)
+            {
+                if (option.Value.ValueType != typeof(TimeSpan) || option.Value.Access == OptionAccess.Read || !LibzmqVersions.HasOption(option.Key, LoadedLibzmq.Version))
+                {
+                    continue;
+                }
+
+                var e = Assert.Throws<ArgumentOutOfRangeException>(() => socket.SetOptionRaw(option.Key, BitConverter.GetBytes(-2)));
+                Assert.Contains("Socket option " + option.Value.Name, e.Message);
+                checkedOptions++;
+            }
+
+            Assert.True(checkedOptions >= 10, "time options checked: " + checkedOptions);
+            socket.SetOptionRaw(SocketOptions.Linger.Id, BitConverter.GetBytes(-1)); // infinite, as the typed setter allows
+            Assert.Equal(System.Threading.Timeout.InfiniteTimeSpan, socket.Linger);
+        }
+
+        [Fact]
+        public void SetOptionRaw_NegativeLingerAndReceiveTimeout_RefusedBeforeLibzmq()
+        {
+            using Context context = Zmq.NewContext();
+            using Socket socket = Zmq.NewSocket(context, SocketType.Dealer);
+
+            Assert.Throws<ArgumentOutOfRangeException>(() => socket.SetOptionRaw(SocketOptions.Linger.Id, BitConverter.GetBytes(-5)));
+            Assert.Throws<ArgumentOutOfRangeException>(() => socket.SetOptionRaw(SocketOptions.ReceiveTimeout.Id, BitConverter.GetBytes(int.MinValue)));
+            Assert.Throws<ArgumentOutOfRangeException>(() => socket.SetOption(SocketOptions.Linger, TimeSpan.FromMilliseconds(-5)));
+        }
+
+        [Fact]
+        public void SetOptionRaw_FlagOtherThanZeroOrOne_RefusedAsTheTypedSetterCannotSendIt()
+        {
+            using Context context = Zmq.NewContext();
+            using Socket socket = Zmq.NewSocket(context, SocketType.Router);
+
+            var e = Assert.Throws<ArgumentOutOfRangeException>(() => socket.SetOptionRaw(SocketOptions.RouterMandatory.Id, BitConverter.GetBytes(2)));
+            Assert.Contains("RouterMandatory is a flag", e.Message);
+            socket.SetOptionRaw(SocketOptions.RouterMandatory.Id, BitConverter.GetBytes(1));
+        }
+
+        [Fact]
         public void RefusedValue_MessageNamesTheOptionAndTheRange()
         {
             using Context context = Zmq.NewContext();

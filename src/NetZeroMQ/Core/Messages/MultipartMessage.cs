@@ -1,6 +1,7 @@
 using System;
 using System.Collections;
 using System.Collections.Generic;
+using System.Threading;
 
 namespace NetZeroMQ
 {
@@ -16,18 +17,24 @@ namespace NetZeroMQ
     /// <para><b>Reuse.</b> <see cref="Clear"/> releases the frames' content but keeps the <see cref="Message"/> objects as spares;
     /// the next receive or <c>Add</c> of bytes reuses them, so a multipart message received into again and again allocates
     /// nothing per frame once it has held its largest message. A successful send leaves it empty in the same way.</para>
-    /// <para><b>Threading.</b> Not thread-safe: use it, and <see cref="Dispose"/> it, from one thread at a time. Unlike a
-    /// <see cref="Socket"/> or a <see cref="Message"/>, it does not detect concurrent use of its frame list (that would cost
-    /// every multipart send and receive an interlocked instruction): two threads changing it at once can leave the list
-    /// inconsistent or throw whatever <see cref="List{T}"/> throws. They cannot crash the process or read freed memory: each
-    /// frame is a <see cref="Message"/>, whose own guard turns concurrent use of the same frame into
-    /// <see cref="InvalidOperationException"/>.</para>
+    /// <para><b>Threading.</b> Not thread-safe: use it from one thread at a time, as a <see cref="Socket"/> or a
+    /// <see cref="Message"/>. Concurrent use is caught as theirs is: a member called while another thread is inside one (a
+    /// send or receive of it included) throws <see cref="InvalidOperationException"/> and changes nothing, so its frame list
+    /// never ends up inconsistent. The check costs one interlocked instruction per member and per multipart send or
+    /// receive, next to a native call that costs far more. A <see cref="Dispose"/> while another thread is inside a member
+    /// does not throw: that thread disposes the frames as it leaves.</para>
     /// </remarks>
     public sealed class MultipartMessage : IReadOnlyList<Message>, IDisposable
     {
         private readonly List<Message> _frames = new List<Message>();
         private readonly Stack<Message> _spares = new Stack<Message>();
         private bool _disposed;
+
+        /// <summary>The managed id of the thread inside a member (or sending or receiving the message), 0 when none.</summary>
+        private int _owner;
+
+        /// <summary>Set by a Dispose that found another thread inside: the owner disposes as it leaves.</summary>
+        private volatile bool _disposeRequested;
 
         /// <summary>Creates an empty multipart message.</summary>
         public MultipartMessage()
@@ -64,8 +71,16 @@ namespace NetZeroMQ
         {
             get
             {
-                ThrowIfDisposed();
-                return _frames[index];
+                bool claimed = Claim();
+                try
+                {
+                    ThrowIfDisposed();
+                    return _frames[index];
+                }
+                finally
+                {
+                    Release(claimed);
+                }
             }
         }
 
@@ -79,7 +94,7 @@ namespace NetZeroMQ
         /// <summary>Appends a frame holding a copy of <paramref name="data"/> (reusing a spare frame if there is one).</summary>
         /// <param name="data">The bytes; may be empty.</param>
         /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
-        public void Add(ReadOnlySpan<byte> data) => _frames.Add(Rent(data));
+        public void Add(ReadOnlySpan<byte> data) => Put(_frames.Count, data, atEnd: true);
 
         /// <summary>Appends a frame holding a copy of <paramref name="data"/>.</summary>
         /// <param name="data">The bytes; may be empty.</param>
@@ -113,7 +128,7 @@ namespace NetZeroMQ
         /// <summary>Prepends a frame holding a copy of <paramref name="data"/>.</summary>
         /// <param name="data">The bytes; may be empty (an envelope delimiter).</param>
         /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
-        public void PushFront(ReadOnlySpan<byte> data) => _frames.Insert(0, Rent(data));
+        public void PushFront(ReadOnlySpan<byte> data) => Put(0, data, atEnd: false);
 
         /// <summary>Prepends a frame holding <paramref name="text"/> as UTF-8.</summary>
         /// <param name="text">The text.</param>
@@ -129,6 +144,19 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentOutOfRangeException"><paramref name="index"/> is out of range.</exception>
         /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public void Insert(int index, Message frame)
+        {
+            bool claimed = Claim();
+            try
+            {
+                InsertClaimed(index, frame);
+            }
+            finally
+            {
+                Release(claimed);
+            }
+        }
+
+        private void InsertClaimed(int index, Message frame)
         {
             ThrowIfDisposed();
             if (frame is null)
@@ -158,13 +186,13 @@ namespace NetZeroMQ
         /// <returns>The first frame.</returns>
         /// <exception cref="InvalidOperationException">The multipart message is empty.</exception>
         /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
-        public Message PopFront() => RemoveAt(0);
+        public Message PopFront() => Remove(last: false);
 
         /// <summary>Removes the last frame and hands it to the caller, who must dispose it.</summary>
         /// <returns>The last frame.</returns>
         /// <exception cref="InvalidOperationException">The multipart message is empty.</exception>
         /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
-        public Message PopBack() => RemoveAt(_frames.Count - 1);
+        public Message PopBack() => Remove(last: true);
 
         /// <summary>
         /// Removes every frame, releasing its content, but keeps the <see cref="Message"/> objects to reuse (see the remarks).
@@ -172,6 +200,19 @@ namespace NetZeroMQ
         /// </summary>
         /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public void Clear()
+        {
+            bool claimed = Claim();
+            try
+            {
+                ClearClaimed();
+            }
+            finally
+            {
+                Release(claimed);
+            }
+        }
+
+        private void ClearClaimed()
         {
             ThrowIfDisposed();
             for (int i = 0; i < _frames.Count; i++)
@@ -192,14 +233,22 @@ namespace NetZeroMQ
         /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public byte[][] ToArrays()
         {
-            ThrowIfDisposed();
-            var result = new byte[_frames.Count][];
-            for (int i = 0; i < result.Length; i++)
+            bool claimed = Claim();
+            try
             {
-                result[i] = _frames[i].ToArray();
-            }
+                ThrowIfDisposed();
+                var result = new byte[_frames.Count][];
+                for (int i = 0; i < result.Length; i++)
+                {
+                    result[i] = _frames[i].ToArray();
+                }
 
-            return result;
+                return result;
+            }
+            finally
+            {
+                Release(claimed);
+            }
         }
 
         /// <summary>Enumerates the frames in order.</summary>
@@ -207,8 +256,16 @@ namespace NetZeroMQ
         /// <exception cref="ObjectDisposedException">The multipart message was disposed.</exception>
         public List<Message>.Enumerator GetEnumerator()
         {
-            ThrowIfDisposed();
-            return _frames.GetEnumerator();
+            bool claimed = Claim();
+            try
+            {
+                ThrowIfDisposed();
+                return _frames.GetEnumerator();
+            }
+            finally
+            {
+                Release(claimed);
+            }
         }
 
         IEnumerator<Message> IEnumerable<Message>.GetEnumerator() => GetEnumerator();
@@ -217,6 +274,34 @@ namespace NetZeroMQ
 
         /// <summary>Disposes every frame (and spare) this multipart message holds. Safe to call more than once.</summary>
         public void Dispose()
+        {
+            if (_disposed)
+            {
+                return;
+            }
+
+            _disposeRequested = true;
+            int me = Environment.CurrentManagedThreadId;
+            int owner = Interlocked.CompareExchange(ref _owner, me, 0);
+            if (owner != 0 && owner != me)
+            {
+                return; // the thread inside disposes as it leaves (Release)
+            }
+
+            try
+            {
+                DisposeClaimed();
+            }
+            finally
+            {
+                if (owner == 0)
+                {
+                    Volatile.Write(ref _owner, 0);
+                }
+            }
+        }
+
+        private void DisposeClaimed()
         {
             if (_disposed)
             {
@@ -240,6 +325,43 @@ namespace NetZeroMQ
         /// <inheritdoc/>
         public override string ToString() => _disposed ? "MultipartMessage(disposed)" : "MultipartMessage(" + Count + " frames)";
 
+        /// <summary>
+        /// Claims the message for the calling thread: true when this call claimed it (pass it to <see cref="Release"/>), false
+        /// when the thread already holds it (a member calling another, a receive clearing the message). Another thread inside
+        /// makes it throw <see cref="InvalidOperationException"/>.
+        /// </summary>
+        internal bool Claim()
+        {
+            int me = Environment.CurrentManagedThreadId;
+            int owner = Interlocked.CompareExchange(ref _owner, me, 0);
+            if (owner == 0)
+            {
+                return true;
+            }
+
+            if (owner != me)
+            {
+                ZmqThrow.ConcurrentUse(this);
+            }
+
+            return false;
+        }
+
+        /// <summary>Ends a claim that <see cref="Claim"/> returned true for; disposes if a Dispose came meanwhile.</summary>
+        internal void Release(bool claimed)
+        {
+            if (!claimed)
+            {
+                return;
+            }
+
+            Interlocked.Exchange(ref _owner, 0);
+            if (_disposeRequested && !_disposed)
+            {
+                Dispose();
+            }
+        }
+
         /// <summary>For receives: an empty frame to receive into, a spare if there is one (owned by the caller until appended).</summary>
         internal Message RentEmpty() => TakeSpare() ?? new Message();
 
@@ -262,6 +384,20 @@ namespace NetZeroMQ
 
         private static byte[] Utf8Bytes(string text) =>
             System.Text.Encoding.UTF8.GetBytes(text ?? throw new ArgumentNullException(nameof(text)));
+
+        private void Put(int index, ReadOnlySpan<byte> data, bool atEnd)
+        {
+            bool claimed = Claim();
+            try
+            {
+                Message frame = Rent(data);
+                _frames.Insert(atEnd ? _frames.Count : index, frame);
+            }
+            finally
+            {
+                Release(claimed);
+            }
+        }
 
         private Message Rent(ReadOnlySpan<byte> data)
         {
@@ -291,17 +427,26 @@ namespace NetZeroMQ
             return null;
         }
 
-        private Message RemoveAt(int index)
+        private Message Remove(bool last)
         {
-            ThrowIfDisposed();
-            if (_frames.Count == 0)
+            bool claimed = Claim();
+            try
             {
-                throw new InvalidOperationException("The multipart message has no frames.");
-            }
+                ThrowIfDisposed();
+                if (_frames.Count == 0)
+                {
+                    throw new InvalidOperationException("The multipart message has no frames.");
+                }
 
-            Message frame = _frames[index];
-            _frames.RemoveAt(index);
-            return frame;
+                int index = last ? _frames.Count - 1 : 0;
+                Message frame = _frames[index];
+                _frames.RemoveAt(index);
+                return frame;
+            }
+            finally
+            {
+                Release(claimed);
+            }
         }
     }
 }

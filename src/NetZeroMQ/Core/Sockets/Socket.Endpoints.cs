@@ -145,11 +145,12 @@ namespace NetZeroMQ
         /// After a tcp or ipc Bind: libzmq adopted the <see cref="SocketOptions.UseFd"/> descriptor (if one was set) for this
         /// listener, but keeps the option and would adopt the same descriptor again at the next Bind, which aborts the process
         /// (libzmq 4.3.4 epoll.cpp:100, the descriptor already registered or, after an Unbind, closed). The option goes back to
-        /// -1: the descriptor belongs to this listener now.
+        /// -1: the descriptor belongs to this listener now. libzmq 4.1 has no such option (nothing to forget).
         /// </summary>
         private void ForgetAdoptedDescriptor(string endpoint)
         {
             if ((endpoint.StartsWith("tcp://", StringComparison.Ordinal) || endpoint.StartsWith("ipc://", StringComparison.Ordinal))
+                && LibzmqVersions.HasOption(SocketOptions.UseFd.Id, Libzmq.Version)
                 && GetInt32Unguarded(SocketOptions.UseFd.Id) != -1)
             {
                 SetInt32Unguarded(SocketOptions.UseFd.Id, -1);

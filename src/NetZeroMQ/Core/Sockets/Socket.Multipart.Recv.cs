@@ -160,6 +160,19 @@ namespace NetZeroMQ
         /// frame waits as <paramref name="wait"/> says, the rest arrived with it.</summary>
         private bool RecvMultipartUnguarded(MultipartMessage message, TransferWait wait)
         {
+            bool claimed = message.Claim(); // another thread changing the frames meanwhile is concurrent use
+            try
+            {
+                return RecvMultipartClaimed(message, wait);
+            }
+            finally
+            {
+                message.Release(claimed);
+            }
+        }
+
+        private bool RecvMultipartClaimed(MultipartMessage message, TransferWait wait)
+        {
             message.Clear();
             int received = 0;
             while (true)

@@ -191,14 +191,22 @@ namespace NetZeroMQ
         /// <summary>Sends a validated multipart message (the caller holds the guard); clears it once every frame is queued.</summary>
         private bool SendMultipartUnguarded(MultipartMessage message, TransferWait wait)
         {
-            var frames = new MessageFrames(message.Frames);
-            if (!SendFramesUnguarded(ref frames, wait))
+            bool claimed = message.Claim(); // another thread changing the frames meanwhile is concurrent use
+            try
             {
-                return false;
-            }
+                var frames = new MessageFrames(message.Frames);
+                if (!SendFramesUnguarded(ref frames, wait))
+                {
+                    return false;
+                }
 
-            message.Clear();
-            return true;
+                message.Clear();
+                return true;
+            }
+            finally
+            {
+                message.Release(claimed);
+            }
         }
 
         private bool SendSnapshot<T>(IEnumerable<T> frames, TransferWait wait)

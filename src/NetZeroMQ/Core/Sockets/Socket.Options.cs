@@ -156,6 +156,7 @@ namespace NetZeroMQ
                     : value.Length;
                 if (expected != 8 || info.ValueType == typeof(long))
                 {
+                    SocketOptions.ThrowIfNotTypedValue(info, checkedValue, nameof(value));
                     SocketOptions.ThrowIfNotAllowed(this, option, checkedValue, nameof(value));
                 }
             }
@@ -401,7 +402,7 @@ namespace NetZeroMQ
             {
                 if (Interop.Zmq.zmq_setsockopt(_socket, option, value, (nuint)size) != 0)
                 {
-                    ZmqThrow.LastError("zmq_setsockopt", option: name);
+                    ZmqThrow.Option(Interop.Zmq.zmq_errno(), "zmq_setsockopt", (int)Type, option, name);
                 }
 
                 OnOptionWritten(option, value, size);

@@ -346,7 +346,7 @@ namespace NetZeroMQ
 
             if (errno != ErrorMap.EAGAIN)
             {
-                ZmqThrow.Error(errno, op.IsSend ? "send" : "receive");
+                ZmqThrow.Transfer(errno, socket, op.IsSend);
             }
 
             return WouldBlock;
@@ -551,7 +551,7 @@ namespace NetZeroMQ
             int errno = Interop.Zmq.zmq_errno();
             if (errno != ErrorMap.EAGAIN && errno != ErrorMap.EINTR)
             {
-                ZmqThrow.Error(errno, operation);
+                ZmqThrow.Transfer(errno, _socket, operation == "send");
             }
 
             return -1;

@@ -92,6 +92,9 @@ namespace NetZeroMQ
         /// <summary>The RCVTIMEO shadow: the caller's receive timeout (-1: infinite) while <see cref="ReceivesWaitNatively"/>.</summary>
         private int _receiveTimeoutMs;
 
+        /// <summary>Set when the context's Dispose closed this socket (not its owner): the disposed error then says so.</summary>
+        private volatile bool _closedWithContext;
+
         /// <summary>Creates a socket in <paramref name="context"/> (<c>zmq_socket</c>). Its linger starts at the context's
         /// <see cref="Context.DefaultLinger"/>.</summary>
         /// <param name="context">The context that owns the socket.</param>
@@ -222,6 +225,13 @@ namespace NetZeroMQ
             }
         }
 
+        /// <summary>The context's Dispose closes a socket its owner left open.</summary>
+        internal void DisposeWithContext()
+        {
+            _closedWithContext = true;
+            Dispose();
+        }
+
         /// <inheritdoc/>
         public override string ToString() => "Socket(" + (_typeName ?? Type.ToString()) + (IsDisposed ? ", disposed)" : ")");
 
@@ -310,6 +320,14 @@ namespace NetZeroMQ
         /// <summary>Whether this is one of libzmq's thread-safe socket types (any number of threads may call at once).</summary>
         internal bool IsThreadSafe => _guard.IsShared;
 
-        internal void ThrowDisposed() => ZmqThrow.Disposed(this);
+        internal void ThrowDisposed()
+        {
+            if (_closedWithContext)
+            {
+                ZmqThrow.ClosedWithContext(this);
+            }
+
+            ZmqThrow.Disposed(this);
+        }
     }
 }

@@ -501,16 +501,56 @@ namespace NetZeroMQ
         }
 
         /// <summary>
-        /// Throws <see cref="NotSupportedException"/> naming the option when it exists only in libzmq's draft API and the
-        /// loaded libzmq lacks it. Every getter and setter, typed or raw, passes here before the native call.
+        /// The raw path's check of what the typed overloads cannot even express: a time option takes -1 (infinite) or 0 and
+        /// more milliseconds (a <see cref="TimeSpan"/> setter refuses any other negative value), a flag takes 0 or 1 (a
+        /// <see cref="bool"/> setter sends nothing else). Without it a negative Linger reached libzmq as a bare EINVAL.
+        /// </summary>
+        /// <exception cref="ArgumentOutOfRangeException">The value is one the typed overload refuses or cannot send.</exception>
+        internal static void ThrowIfNotTypedValue(OptionInfo info, long value, string paramName)
+        {
+            if (info.ValueType == typeof(TimeSpan) && value < Milliseconds.Infinite)
+            {
+                throw new ArgumentOutOfRangeException(
+                    paramName, value, "Socket option " + info.Name + " takes -1 (infinite) or 0 to int.MaxValue ms, not " + value + " ms.");
+            }
+
+            if (info.ValueType == typeof(bool) && value is not (0 or 1))
+            {
+                throw new ArgumentOutOfRangeException(
+                    paramName, value, "Socket option " + info.Name + " is a flag: it takes 0 (off) or 1 (on), not " + value + ".");
+            }
+        }
+
+        /// <summary>
+        /// Throws <see cref="NotSupportedException"/> naming the option when the loaded libzmq lacks it: an option newer than
+        /// the loaded version (<see cref="LibzmqVersions.OptionSince"/>), or one that exists only in libzmq's draft API. Every
+        /// getter and setter, typed or raw, passes here before the native call.
         /// </summary>
         internal static void ThrowIfDraftMissing(int id)
         {
+            // A draft-only option on a build without the draft API says that first (the version would not be enough).
             if (id >= FirstDraftOnly && s_byId.TryGetValue(id, out OptionInfo info) && info.DraftOnly)
             {
                 DraftRequirement.ThrowIfMissing("Socket option " + info.Name);
             }
+
+            if (id >= FirstVersioned)
+            {
+                ThrowIfNewerThanLoaded(id);
+            }
         }
+
+        private static void ThrowIfNewerThanLoaded(int id)
+        {
+            string name = s_byId.TryGetValue(id, out OptionInfo info) ? info.Name : id.ToString(System.Globalization.CultureInfo.InvariantCulture);
+            if (LibzmqVersions.OptionRefusal(id, name, Libzmq.Version) is { } refusal)
+            {
+                throw refusal;
+            }
+        }
+
+        /// <summary>The lowest option number that some supported libzmq lacks (ZMQ_BLOCKY's neighbours, added in 4.2).</summary>
+        private const int FirstVersioned = 70;
 
         /// <summary>The lowest number of a draft-only option: the check above costs one comparison for all the others.</summary>
         private const int FirstDraftOnly = 97;

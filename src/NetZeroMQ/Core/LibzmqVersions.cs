@@ -1,0 +1,64 @@
+using System;
+
+namespace NetZeroMQ
+{
+    /// <summary>
+    /// What differs between the libzmq versions NetZeroMQ supports (4.1 to 4.3; see docs/libzmq-versions.md), as decisions
+    /// that take the version as an argument, so that each is tested with version numbers on every machine, whatever libzmq it
+    /// loaded. The callers pass <see cref="Libzmq.Version"/>.
+    /// </summary>
+    /// <remarks>
+    /// The first version of each option was read from libzmq's own sources at each tag (the option named in
+    /// <c>src/*.cpp</c>): libzmq answers an option it does not know with a bare EINVAL, which reads like a bad value, so
+    /// NetZeroMQ refuses it first with a <see cref="NotSupportedException"/> naming the option and both versions.
+    /// </remarks>
+    internal static class LibzmqVersions
+    {
+        /// <summary>libzmq 4.2.0: ZMQ_USE_FD, the heartbeats, the XPUB extras and the other options 70 to 89.</summary>
+        internal static readonly Version V4_2 = new Version(4, 2, 0);
+
+        /// <summary>libzmq 4.3.2: SO_BINDTODEVICE failures become errors (4.2.x to 4.3.1 abort the process in ip.cpp).</summary>
+        internal static readonly Version V4_3_2 = new Version(4, 3, 2);
+
+        /// <summary>libzmq 4.3.3: ONLY_FIRST_SUBSCRIBE, RECONNECT_STOP, HELLO_MSG, DISCONNECT_MSG.</summary>
+        internal static readonly Version V4_3_3 = new Version(4, 3, 3);
+
+        /// <summary>
+        /// The first libzmq version on which NetZeroMQ lets an option through, or null when every supported version has it.
+        /// </summary>
+        /// <param name="option">libzmq's option number.</param>
+        internal static Version? OptionSince(int option) => option switch
+        {
+            // ZMQ_BINDTODEVICE exists since 4.2.3, but until 4.3.1 a device that cannot be bound (missing, or a process
+            // without CAP_NET_RAW) aborts the process (ip.cpp errno_assert) on the I/O thread: refused there.
+            92 => V4_3_2,
+            >= 70 and <= 95 => V4_2, // 90 to 95 came in 4.2.3 to 4.2.5, all present in 4.2.5
+            96 or 97 => new Version(4, 3, 0), // MULTICAST_LOOP, ROUTER_NOTIFY
+            >= 98 and <= 102 => V4_3_2, // XPUB_MANUAL_LAST_VALUE, SOCKS_USERNAME/PASSWORD, IN/OUT_BATCH_SIZE
+            >= 103 and <= 111 => V4_3_3, // the WSS options, ONLY_FIRST_SUBSCRIBE, RECONNECT_STOP, HELLO_MSG, DISCONNECT_MSG
+            112 => new Version(4, 3, 4),
+            >= 113 and <= 124 => new Version(4, 3, 5),
+            _ => null,
+        };
+
+        /// <summary>Whether <paramref name="version"/> has option <paramref name="option"/> (as far as NetZeroMQ lets it through).</summary>
+        internal static bool HasOption(int option, Version version) => OptionSince(option) is not { } since || version >= since;
+
+        /// <summary>
+        /// The refusal of an option the loaded libzmq does not have, or null when it has it.
+        /// </summary>
+        internal static NotSupportedException? OptionRefusal(int option, string name, Version version)
+        {
+            if (OptionSince(option) is not { } since || version >= since)
+            {
+                return null;
+            }
+
+            string why = option == 92
+                ? " (libzmq " + version + " aborts the process when the device cannot be bound: a missing device, or no CAP_NET_RAW)"
+                : string.Empty;
+            return new NotSupportedException(
+                "Socket option " + name + " needs libzmq " + since + " or later; the loaded libzmq is " + version + why + ".");
+        }
+    }
+}

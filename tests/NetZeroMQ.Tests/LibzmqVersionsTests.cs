@@ -1,0 +1,191 @@
+using System;
+using System.Collections.Generic;
+using NetZeroMQ.Tests.TestUtilities;
+using Xunit;
+
+namespace NetZeroMQ.Tests
+{
+    /// <summary>
+    /// The decisions NetZeroMQ takes by libzmq version (docs/libzmq-versions.md), tested with version numbers so that they
+    /// run on every machine, and the behaviour they lead to on the libzmq this run loaded.
+    /// </summary>
+    public class LibzmqVersionsTests
+    {
+        public static TheoryData<string, string, bool> OptionCases => new TheoryData<string, string, bool>
+        {
+            { nameof(SocketOptions.UseFd), "4.1.8", false },
+            { nameof(SocketOptions.UseFd), "4.2.0", true },
+            { nameof(SocketOptions.HeartbeatInterval), "4.1.8", false },
+            { nameof(SocketOptions.HeartbeatInterval), "4.2.5", true },
+            { nameof(SocketOptions.BindToDevice), "4.2.5", false }, // exists, but aborts the process on a device it cannot bind
+            { nameof(SocketOptions.BindToDevice), "4.3.1", false },
+            { nameof(SocketOptions.BindToDevice), "4.3.2", true },
+            { nameof(SocketOptions.ZapEnforceDomain), "4.2.5", true },
+            { nameof(SocketOptions.MulticastLoop), "4.2.5", false },
+            { nameof(SocketOptions.MulticastLoop), "4.3.0", true },
+            { nameof(SocketOptions.SocksUsername), "4.3.1", false },
+            { nameof(SocketOptions.SocksUsername), "4.3.2", true },
+            { nameof(SocketOptions.OnlyFirstSubscribe), "4.3.2", false },
+            { nameof(SocketOptions.OnlyFirstSubscribe), "4.3.3", true },
+            { nameof(SocketOptions.ReconnectStop), "4.3.2", false },
+            { nameof(SocketOptions.ReconnectStop), "4.3.5", true },
+            { nameof(SocketOptions.Priority), "4.3.3", false },
+            { nameof(SocketOptions.Priority), "4.3.4", true },
+            { nameof(SocketOptions.Linger), "4.1.0", true },
+            { nameof(SocketOptions.XPubNoDrop), "4.1.0", true },
+        };
+
+        [Theory]
+        [MemberData(nameof(OptionCases))]
+        public void OptionRefusal_ByVersion_RefusesExactlyWhereTheVersionLacksTheOption(string option, string version, bool has)
+        {
+            int id = IdOf(option);
+
+            NotSupportedException? refusal = LibzmqVersions.OptionRefusal(id, option, Version.Parse(version));
+
+            Assert.Equal(has, LibzmqVersions.HasOption(id, Version.Parse(version)));
+            Assert.Equal(has, refusal is null);
+            if (refusal is not null)
+            {
+                Assert.StartsWith("Socket option " + option + " needs libzmq " + LibzmqVersions.OptionSince(id) + " or later; the loaded libzmq is " + version, refusal.Message);
+            }
+        }
+
+        [Fact]
+        public void OptionRefusal_BindToDeviceBefore432_SaysTheProcessWouldAbort()
+        {
+            NotSupportedException? refusal = LibzmqVersions.OptionRefusal(SocketOptions.BindToDevice.Id, "BindToDevice", new Version(4, 2, 5));
+
+            Assert.NotNull(refusal);
+            Assert.Contains("aborts the process when the device cannot be bound", refusal!.Message);
+        }
+
+        [Fact]
+        public void OptionSince_EveryListedOption_IsWithinTheSupportedRange()
+        {
+            foreach (int id in SocketOptions.ById.Keys)
+            {
+                Version? since = LibzmqVersions.OptionSince(id);
+                Assert.True(since is null || (since >= new Version(4, 2) && since <= new Version(4, 3, 5)), id + ": " + since);
+            }
+        }
+
+        [Theory]
+        [InlineData("tcp")]
+        [InlineData("ipc")]
+        public void Bind_TcpOrIpc_BindsOnTheLoadedVersion(string transport)
+        {
+            // libzmq 4.1 has no ZMQ_USE_FD: every tcp/ipc Bind threw after binding, reading it to forget an adopted descriptor.
+            using Context context = Zmq.NewContext();
+            using Socket pull = Zmq.NewSocket(context, SocketType.Pull);
+            using Socket push = Zmq.NewSocket(context, SocketType.Push);
+
+            pull.Bind(Transports.BindEndpoint(transport));
+            push.Connect(pull.LastEndpoint!);
+            push.Send("hello"u8);
+
+            var buffer = new byte[8];
+            Assert.Equal(5, pull.Recv(buffer).MessageSize);
+            Assert.Equal("hello"u8.ToArray(), buffer.AsSpan(0, 5).ToArray());
+        }
+
+        [Fact]
+        public void EveryListedOption_NewerThanTheLoadedVersion_IsRefusedNamingBothVersions()
+        {
+            using Context context = Zmq.NewContext();
+            using Socket socket = Zmq.NewSocket(context, SocketType.Dealer);
+            int refused = 0;
+            foreach (KeyValuePair<int, SocketOptions.OptionInfo> option in SocketOptions.ById)
+            {
+                if (LibzmqVersions.HasOption(option.Key, LoadedLibzmq.Version))
+                {
+                    continue;
+                }
+
+                var buffer = new byte[option.Value.NativeSize == 0 ? 256 : option.Value.NativeSize];
+                if (option.Value.Access != OptionAccess.Write)
+                {
+                    var e = Assert.Throws<NotSupportedException>(() => socket.GetOptionRaw(option.Key, buffer));
+                    Assert.Contains("Socket option " + option.Value.Name + " needs libzmq", e.Message);
+                }
+
+                // A set is refused the same way once its value passed the option's limits (a value out of them is refused
+                // first, on every version): SetRaw, the one native setter, checks the version.
+                refused++;
+            }
+
+            // The newest listed option (Priority) came in 4.3.4: from there on nothing is refused.
+            Assert.Equal(LoadedLibzmq.IsAtLeast(4, 3, 4), refused == 0);
+        }
+
+        [Fact]
+        public void BindToDevice_MissingDevice_RefusedWithoutReachingLibzmqsAssertion()
+        {
+            // libzmq 4.2.x to 4.3.1 abort the process (ip.cpp errno_assert) when SO_BINDTODEVICE fails; 4.3.2 and later fail
+            // the bind. Run in a child process so that an abort fails this test, not the run.
+            (int exitCode, string output) = ChildProcess.Run(ChildScenario);
+
+            Assert.True(exitCode == 0, output);
+            if (LoadedLibzmq.IsAtLeast(4, 3, 2))
+            {
+                // A CMake build of libzmq has no SO_BINDTODEVICE and fails every bind with the option set (NotSupported).
+                Assert.Contains(LoadedLibzmq.HasBindToDevice ? "Error=NoDevice" : "Error=NotSupported", output);
+            }
+            else
+            {
+                Assert.Contains(typeof(NotSupportedException).FullName!, output);
+                Assert.Contains("Socket option BindToDevice needs libzmq 4.3.2 or later", output);
+            }
+        }
+
+        internal const string ChildScenario = "bind-to-missing-device";
+
+        [Fact]
+        public void Socket_OnShutDownContextThatNeverHadOne_IsRefusedWithContextTerminated()
+        {
+            // libzmq 4.3.2 and older accept it (libzmq #3792); the binding refuses it on every version.
+            using Context context = Zmq.NewContext();
+            context.Shutdown();
+
+            var e = Assert.Throws<ZmqException>(() => new Socket(context, SocketType.Pair));
+
+            Assert.Equal(ZmqError.ContextTerminated, e.Error);
+            Assert.Contains("Context.Shutdown", e.Message);
+        }
+
+        [Fact]
+        public void Socket_OnShutDownContextThatHadOne_IsRefusedWithContextTerminated()
+        {
+            using Context context = Zmq.NewContext();
+            using (new Socket(context, SocketType.Pair))
+            {
+            }
+
+            context.Shutdown();
+
+            Assert.Equal(ZmqError.ContextTerminated, Assert.Throws<ZmqException>(() => new Socket(context, SocketType.Sub)).Error);
+        }
+
+        [Fact]
+        public void Socket_OnDisposedContext_StillThrowsObjectDisposed()
+        {
+            Context context = Zmq.NewContext();
+            context.Dispose();
+
+            Assert.Throws<ObjectDisposedException>(() => new Socket(context, SocketType.Pair));
+        }
+
+        private static int IdOf(string name)
+        {
+            foreach (KeyValuePair<int, SocketOptions.OptionInfo> option in SocketOptions.ById)
+            {
+                if (option.Value.Name == name)
+                {
+                    return option.Key;
+                }
+            }
+
+            throw new ArgumentException("no option " + name);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+using System;
+
+namespace NetZeroMQ.Tests.TestUtilities
+{
+    /// <summary>
+    /// What the libzmq this test run loaded can do (its version and capabilities), asked of libzmq itself. A test whose
+    /// subject needs a capability the loaded libzmq lacks asserts the documented refusal instead (never a skip), so that the
+    /// suite means something on every supported version (docs/libzmq-versions.md).
+    /// </summary>
+    public static class LoadedLibzmq
+    {
+        /// <summary>The loaded libzmq's version.</summary>
+        public static Version Version => Libzmq.Version;
+
+        /// <summary>Whether CURVE works (libzmq built with libsodium or its own tweetnacl).</summary>
+        public static bool HasCurve => Libzmq.Has("curve");
+
+        /// <summary>Whether NetZeroMQ lets <paramref name="option"/> through on the loaded version.</summary>
+        public static bool Has<T>(SocketOption<T> option) => LibzmqVersions.HasOption(option.Id, Version);
+
+        /// <summary>
+        /// Whether a bind with <see cref="SocketOptions.BindToDevice"/> can work: the version lets the option through and libzmq
+        /// was built with SO_BINDTODEVICE (its CMake build is not, and fails such a bind with NotSupported). Asked of libzmq by
+        /// binding once to loopback with the device "lo".
+        /// </summary>
+        public static bool HasBindToDevice => s_hasBindToDevice.Value;
+
+        private static readonly Lazy<bool> s_hasBindToDevice = new Lazy<bool>(() =>
+        {
+            if (!Has(SocketOptions.BindToDevice))
+            {
+                return false;
+            }
+
+            using var context = new Context { DefaultLinger = TimeSpan.Zero };
+            using var socket = new Socket(context, SocketType.Pull);
+            socket.SetOption(SocketOptions.BindToDevice, "lo");
+            try
+            {
+                socket.Bind("tcp://127.0.0.1:*");
+                return true;
+            }
+            catch (ZmqException e)
+            {
+                if (e.Error != ZmqError.NotSupported)
+                {
+                    throw;
+                }
+
+                return false;
+            }
+        });
+
+        /// <summary>Whether the loaded libzmq is at least <paramref name="major"/>.<paramref name="minor"/>.<paramref name="patch"/>.</summary>
+        public static bool IsAtLeast(int major, int minor, int patch) => Version >= new Version(major, minor, patch);
+
+        /// <summary>Asserts the refusal of an option the loaded version lacks: NotSupportedException naming it and both versions.</summary>
+        public static void AssertRefused<T>(SocketOption<T> option, Action use)
+        {
+            var e = Xunit.Assert.Throws<NotSupportedException>(use);
+            Xunit.Assert.Contains("Socket option " + option.Name + " needs libzmq " + LibzmqVersions.OptionSince(option.Id), e.Message);
+            Xunit.Assert.Contains("the loaded libzmq is " + Version, e.Message);
+        }
+    }
+}
