@@ -17,8 +17,10 @@
 #   ./build.sh aot      publish the samples with NativeAOT and run the native binaries (installs a C toolchain and zlib);
 #                       AOT_FRAMEWORK=net8.0 ./build.sh aot compiles them for net8.0 instead of their own net10.0
 #   ./build.sh soak [minutes]  the reliability suite's long tier: full counts and the soak (default 30 minutes), see docs/reliability.md
-#   ./build.sh bench    build and run the benchmark tool (the main job; extra arguments go to the tool; without any: the
-#                       --quick suite, then the achievement matrix against native C and NetMQ, its table, results file, chart)
+#   ./build.sh bench    build and run the benchmark tool (the main job; extra arguments go to the tool; without any, about
+#                       30 minutes on 2 CPUs: the --quick suite, then the achievement matrix against native C and NetMQ,
+#                       its summary, results file, chart and log)
+#   ./build.sh bench quick  the matrix's short form (18 cells against native C and NetMQ, about 5 minutes)
 #   ./build.sh setup    only install prerequisites
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -216,14 +218,22 @@ case "$job" in
         ;;
     bench)
         cd benchmarks/NetZeroMQ.Benchmarks
-        if [ $# -gt 0 ]; then
+        if [ "${1:-}" = quick ]; then
+            # The short form: the matrix's cells that say most (PUSH/PULL, PUB/SUB, DEALER/ROUTER x inproc, ipc, tcp x 64 B,
+            # 64 KiB) against native C and, where NetMQ has the cell, NetMQ; options after "quick" go to --matrix (e.g. --pin).
+            shift
+            echo "./build.sh bench quick: the achievement matrix's short form, 18 cells against native C and NetMQ: about 5 minutes on a quiet 2-CPU machine."
+            dotnet run -c Release -- --matrix --with-netmq --patterns pushpull,pubsub,dealerrouter --sizes 64,65536 "$@"
+        elif [ $# -gt 0 ]; then
             dotnet run -c Release -- "$@"
         else
-            # The quick suite, then the whole achievement matrix with the NetMQ column: it ends with the combined table
-            # (pattern x transport x size: msg/s, ratio to native and to NetMQ, B/msg) and prints where its results file
-            # and chart are (artifacts/bench). See benchmarks/NetZeroMQ.Benchmarks/README.md, --matrix.
+            # The quick suite, then the whole achievement matrix with the NetMQ column. Each prints a line per class (cell)
+            # with an estimate of the time left and ends with a summary and the paths of its results, chart and log
+            # (artifacts/bench). See benchmarks/NetZeroMQ.Benchmarks/README.md, "Running it".
             # A failing suite case does not skip the matrix; the job still fails afterwards. BENCH_MATRIX_ARGS adds options
-            # to the matrix (e.g. "--sizes 64,65536 --transports inproc,tcp" for a shorter run, "--pin").
+            # to the matrix (e.g. "--pin").
+            echo "./build.sh bench: the BenchmarkDotNet suite (--quick, about 6 minutes), then the whole achievement matrix against native C"
+            echo "and NetMQ (126 cells, about 25 minutes): about 30 minutes on a quiet 2-CPU machine. For a 5-minute answer: ./build.sh bench quick."
             suite=0
             dotnet run -c Release -- --quick || suite=$?
             read -r -a matrix_args <<<"${BENCH_MATRIX_ARGS:-}"

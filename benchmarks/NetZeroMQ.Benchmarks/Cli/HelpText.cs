@@ -40,8 +40,15 @@ public static class HelpText
     {
         output.WriteLine(BenchmarkCommandLine.Root.Description);
         output.WriteLine();
-        output.WriteLine("Usage (in benchmarks/NetZeroMQ.Benchmarks; from the repository root: ./build.sh bench [options], which");
-        output.WriteLine("without options runs --quick, then --matrix --with-netmq):");
+        output.WriteLine("From the repository root, on a quiet 2-CPU machine:");
+        output.WriteLine("  ./build.sh bench          the suite with --quick (about 6 min), then --matrix --with-netmq (126 cells, about");
+        output.WriteLine("                            25 min): about 30 minutes; a line per class or cell with the time left, then a summary");
+        output.WriteLine("  ./build.sh bench quick    the matrix's short form against native C and NetMQ (18 cells): about 5 minutes");
+        output.WriteLine("  ./build.sh bench <args>   this tool with these arguments");
+        output.WriteLine("Results, chart and logs go to artifacts/bench/<date>-<commit>-<what>.{md,json,png,log}. A ratio is unreliable");
+        output.WriteLine("(marked, left out of means) when the load per CPU exceeds 1.0 or its rounds' coefficient of variation exceeds 10%.");
+        output.WriteLine();
+        output.WriteLine("Usage (in benchmarks/NetZeroMQ.Benchmarks):");
         output.WriteLine("  dotnet run -c Release -- [suite options]          the BenchmarkDotNet suite; without --filter, every case");
         output.WriteLine("  dotnet run -c Release -- <mode> [mode options]    one diagnostic mode");
         output.WriteLine();

@@ -1,4 +1,7 @@
 using System;
+using System.Linq;
+using BenchmarkDotNet.EventProcessors;
+using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Diagnosers;
@@ -11,8 +14,29 @@ namespace NetZeroMQ.Benchmarks.Configs;
 /// <summary>The one place benchmark policy lives: job, diagnosers, columns, order.</summary>
 public static class BenchmarkConfig
 {
-    public static IConfig Create(Job job) =>
-        DefaultConfig.Instance
+    /// <summary>The suite's config; with a log, BenchmarkDotNet writes to it instead of the console, and the events go to progress.</summary>
+    public static IConfig Create(Job job, ILogger? log = null, EventProcessor? progress = null)
+    {
+        ManualConfig config = log is null ? ManualConfig.Create(DefaultConfig.Instance) : WithoutConsole(log);
+        if (progress is not null)
+        {
+            config.AddEventProcessor(progress);
+        }
+
+        return Policy(config, job);
+    }
+
+    /// <summary>DefaultConfig's columns, exporters, analysers and validators, with <paramref name="log"/> as its only logger.</summary>
+    private static ManualConfig WithoutConsole(ILogger log) =>
+        ManualConfig.CreateEmpty()
+            .AddColumnProvider(DefaultConfig.Instance.GetColumnProviders().ToArray())
+            .AddExporter(DefaultConfig.Instance.GetExporters().ToArray())
+            .AddAnalyser(DefaultConfig.Instance.GetAnalysers().ToArray())
+            .AddValidator(DefaultConfig.Instance.GetValidators().ToArray())
+            .AddLogger(log);
+
+    private static IConfig Policy(ManualConfig config, Job job) =>
+        config
             .AddJob(job.AsDefault())
             .AddDiagnoser(MemoryDiagnoser.Default)
             .AddColumn(CategoriesColumn.Default)

@@ -30,6 +30,9 @@ public sealed class Interleaved
 
     public int Failures { get; private set; }
 
+    /// <summary>Where the per-round lines go: the console by default, a run's log file when the console shows progress instead.</summary>
+    public TextWriter Log { get; set; } = Console.Out;
+
     /// <summary>Counts a failure that happened outside <see cref="Run"/> (a pilot run).</summary>
     public void Fail() => Failures++;
 
@@ -58,7 +61,7 @@ public sealed class Interleaved
             ChildResult y = Start(second);
             Keep(x, first, a);
             Keep(y, second, b);
-            Console.WriteLine($"  {label} round {round}/{rounds}: {firstName} {Show(x, field, scale, unit)}  {secondName} {Show(y, field, scale, unit)}");
+            Log.WriteLine($"  {label} round {round}/{rounds}: {firstName} {Show(x, field, scale, unit)}  {secondName} {Show(y, field, scale, unit)}");
         }
 
         return (a, b);
@@ -79,7 +82,7 @@ public sealed class Interleaved
                 Keep(results[round][i], sides[i].Command, new List<ChildResult>());
             }
 
-            Console.WriteLine($"  {label} round {round + 1}/{rounds}: " + string.Join("  ", sides.Select((side, i) => side.Name + " " + Show(results[round][i], "msg_per_sec", 1e-6, " M"))));
+            Log.WriteLine($"  {label} round {round + 1}/{rounds}: " + string.Join("  ", sides.Select((side, i) => side.Name + " " + Show(results[round][i], "msg_per_sec", 1e-6, " M"))));
         }
 
         return results;
@@ -142,8 +145,13 @@ public sealed class Interleaved
         }
 
         Failures++;
-        Console.Error.WriteLine($"run failed (exit {result.ExitCode}): {ChildProcess.CommandLine(command.Program, command.Arguments, _pin)}");
-        Console.Error.WriteLine("  " + result.Error.Replace("\n", "\n  ", StringComparison.Ordinal));
+        string failure = $"run failed (exit {result.ExitCode}): {ChildProcess.CommandLine(command.Program, command.Arguments, _pin)}\n  " +
+            result.Error.Replace("\n", "\n  ", StringComparison.Ordinal);
+        Console.Error.WriteLine(failure);
+        if (Log != Console.Out)
+        {
+            Log.WriteLine(failure);
+        }
     }
 
     private static string Show(ChildResult result, string field, double scale, string unit) =>

@@ -5,6 +5,7 @@ using System.CommandLine.Parsing;
 using System.Globalization;
 using System.Linq;
 using NetZeroMQ.Benchmarks.Cli;
+using NetZeroMQ.Benchmarks.Reporting;
 using NetZeroMQ.Benchmarks.Transfer;
 using NetZeroMQ.Draft;
 
@@ -121,6 +122,8 @@ public static class NativeComparisonMode
         bool dotnetDraft = DraftApi.IsAvailable;
         Console.WriteLine($"libzmq native ({NativeProgram.LibraryChoice}): {nativeLibzmq.Line}");
         Console.WriteLine($"libzmq .NET: libzmq={Context.Version} draft={(dotnetDraft ? 1 : 0)} libzmq_path={Libzmq.LoadedFrom}");
+        int cells = patterns.Count * transports.Count * sizes.Count * apis.Count * modes.Count;
+        using var progress = new ComparisonProgress(latency ? "--native --latency" : "--native", runner, cells, rounds, seconds, warmupSeconds, pin);
         var rows = new List<string>();
         foreach (string pattern in patterns)
         foreach (string transport in transports)
@@ -134,6 +137,7 @@ public static class NativeComparisonMode
             {
                 Console.WriteLine($"  {pattern} {transport} {size} {api} {mode}: {notRun}");
                 rows.Add($"| {pattern} | {transport} | {size} | {api} | {mode} | - | {notRun} | | | | |");
+                progress.Skipped($"{pattern} {transport} {size} {api} {mode}", notRun);
                 continue;
             }
 
@@ -141,6 +145,7 @@ public static class NativeComparisonMode
             if (count <= 0)
             {
                 rows.Add($"| {pattern} | {transport} | {size} | {(latency ? "" : api + " | " + mode + " | ")}- | pilot failed | | | | |");
+                progress.Skipped($"{pattern} {transport} {size} {api} {mode}", "pilot failed");
                 continue;
             }
 
@@ -155,15 +160,17 @@ public static class NativeComparisonMode
             {
                 (List<ChildResult> nr, List<ChildResult> dr) = runner.Run(label, rounds, nativeCommand, dotnetCommand, "native p50", ".NET p50", "rtt_p50_us", 1, " µs");
                 rows.Add(LatencyRow(pattern, transport, size, count, nr, dr));
+                progress.Cell($"{pattern} {transport} {size} round trip", nr, dr, "rtt_p50_us", "p50 .NET / native");
                 continue;
             }
 
             (List<ChildResult> nativeRuns, List<ChildResult> dotnetRuns) = runner.Run(label, rounds, nativeCommand, dotnetCommand, "native", ".NET");
             Stats ns = Interleaved.Of(nativeRuns, "msg_per_sec");
             Stats ds = Interleaved.Of(dotnetRuns, "msg_per_sec");
+            progress.Cell($"{pattern} {transport} {size} {api} {mode}", nativeRuns, dotnetRuns, "msg_per_sec", ".NET / native");
             if (nativeRuns.Count > 0 && dotnetRuns.Count > 0)
             {
-                Console.WriteLine($"  loaded: native {nativeRuns[0].LoadedLibzmq}; .NET {dotnetRuns[0].LoadedLibzmq}");
+                runner.Log.WriteLine($"  loaded: native {nativeRuns[0].LoadedLibzmq}; .NET {dotnetRuns[0].LoadedLibzmq}");
             }
 
             rows.Add($"| {pattern} | {transport} | {size} | {api} | {mode} | {count:N0} | {ns.Median:N0} | {ns.Spread:P0} | {ds.Median:N0} | {ds.Spread:P0} | {Interleaved.Ratio(ds.Median, ns.Median)} |");
@@ -188,7 +195,9 @@ public static class NativeComparisonMode
             Console.WriteLine("|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|");
         }
 
-        return runner.PrintRows(rows);
+        int exit = runner.PrintRows(rows);
+        progress.Finish();
+        return exit;
     }
 
     /// <summary>Why a draft cell is not run (no draft API on either side; a RADIO sends Messages only), or null.</summary>

@@ -4,6 +4,7 @@ using System.CommandLine;
 using System.Globalization;
 using System.Linq;
 using NetZeroMQ.Benchmarks.Cli;
+using NetZeroMQ.Benchmarks.Reporting;
 
 namespace NetZeroMQ.Benchmarks.Modes;
 
@@ -82,6 +83,8 @@ public static class NetMqComparisonMode
             Console.WriteLine("skipped ipc: " + NoIpc + ".");
         }
 
+        int cells = patterns.Count * transports.Count(t => t != "ipc") * sizes.Count * apis.Count;
+        using var progress = new ComparisonProgress(latency ? "--netmq --latency" : "--netmq", runner, cells, rounds, seconds, warmupSeconds, pin);
         var rows = new List<string>();
         foreach (string pattern in patterns)
         foreach (string transport in transports.Where(t => t != "ipc"))
@@ -100,6 +103,7 @@ public static class NetMqComparisonMode
             if (count <= 0)
             {
                 rows.Add($"| {pattern} | {transport} | {size} | {(latency ? "" : api + " | " + netmqApi + " | ")}- | pilot failed | | | | |");
+                progress.Skipped($"{pattern} {transport} {size} {api}", "pilot failed");
                 continue;
             }
 
@@ -114,10 +118,12 @@ public static class NetMqComparisonMode
             {
                 (List<ChildResult> mr, List<ChildResult> zr) = runner.Run(label, rounds, netmq, ours, "NetMQ p50", "NetZeroMQ p50", "rtt_p50_us", 1, " µs");
                 rows.Add(NativeComparisonMode.LatencyRow(pattern, transport, size, count, mr, zr) + Allocations(zr, mr));
+                progress.Cell($"{pattern} {transport} {size} round trip", mr, zr, "rtt_p50_us", "p50 NetZeroMQ / NetMQ");
                 continue;
             }
 
             (List<ChildResult> netmqRuns, List<ChildResult> ourRuns) = runner.Run(label, rounds, netmq, ours, "NetMQ", "NetZeroMQ");
+            progress.Cell($"{pattern} {transport} {size} {api}/{netmqApi}", netmqRuns, ourRuns, "msg_per_sec", "NetZeroMQ / NetMQ");
             Stats ms = Interleaved.Of(netmqRuns, "msg_per_sec");
             Stats zs = Interleaved.Of(ourRuns, "msg_per_sec");
             rows.Add($"| {pattern} | {transport} | {size} | {api} | {netmqApi} | {count:N0} | {zs.Median:N0} | {zs.Spread:P0} | {ms.Median:N0} | {ms.Spread:P0} | {Interleaved.Ratio(zs.Median, ms.Median)} |" + Allocations(ourRuns, netmqRuns));
@@ -144,7 +150,9 @@ public static class NetMqComparisonMode
             Console.WriteLine("|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         }
 
-        return runner.PrintRows(rows);
+        int exit = runner.PrintRows(rows);
+        progress.Finish();
+        return exit;
     }
 
     private static string Allocations(List<ChildResult> ours, List<ChildResult> netmq) => string.Create(

@@ -12,6 +12,7 @@ using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using NetZeroMQ.Benchmarks.Cli;
 using NetZeroMQ.Benchmarks.Configs;
+using NetZeroMQ.Benchmarks.Reporting;
 
 namespace NetZeroMQ.Benchmarks.Modes;
 
@@ -104,12 +105,25 @@ public static class SuiteMode
             return BenchmarkCli.UsageError;
         }
 
-        Summary[] summaries = BenchmarkSwitcher.FromTypes(BenchmarkTypes.ToArray()).Run(arguments, config).ToArray();
         if (options.GetValue(s_list) is not null)
         {
+            BenchmarkSwitcher.FromTypes(BenchmarkTypes.ToArray()).Run(arguments, config);
             CaseListing.Print(selection);
             return 0;
         }
+
+        // Running: BenchmarkDotNet's output goes to the log, the console gets a line per class and the end.
+        int cases = selection.Sum(s => s.BenchmarksCases.Length);
+        double perCase = BenchmarkJobs.SecondsPerCase(job);
+        RunFiles files = RunFiles.Create("suite-" + job.Id.ToLowerInvariant());
+        using var log = new SuiteLog(files.Log);
+        var progress = new SuiteProgress(Console.Out, selection.Count, cases, perCase);
+        Console.WriteLine(
+            $"BenchmarkDotNet suite: {cases} cases in {selection.Count} classes, job {job.Id}: " +
+            $"{Progress.About(TimeSpan.FromSeconds(SuiteProgress.BuildSeconds + cases * perCase))} on a quiet 2-CPU machine; {Load.Describe(Load.Text(), Environment.ProcessorCount)}.");
+        Console.WriteLine("Log (BenchmarkDotNet's output: every iteration, the summary table of each class): " + RunFiles.Show(files.Log));
+        Summary[] summaries = BenchmarkSwitcher.FromTypes(BenchmarkTypes.ToArray()).Run(arguments, BenchmarkConfig.Create(job, log, progress)).ToArray();
+        log.Flush();
 
         if (summaries.Length == 0)
         {
@@ -118,6 +132,13 @@ public static class SuiteMode
         }
 
         bool failed = summaries.Any(s => s.HasCriticalValidationErrors || s.Reports.Any(r => !r.Success));
+        int failedCases = summaries.Sum(s => s.Reports.Count(r => !r.Success));
+        Console.WriteLine(
+            $"Suite done in {Progress.Clock(progress.Elapsed)}: {summaries.Sum(s => s.BenchmarksCases.Length)} cases, {(failedCases == 0 ? "none failed" : failedCases + " FAILED")}" +
+            $"{(summaries.Any(s => s.HasCriticalValidationErrors) ? ", validation errors (see the log)" : "")}; {Load.Describe(Load.Text(), Environment.ProcessorCount)} at the end" +
+            $"{(Load.PerCpu() > Reliability.MaxLoadPerCpu ? ": above " + Reliability.MaxLoadPerCpu.ToString("F1", System.Globalization.CultureInfo.InvariantCulture) + " per CPU, differences between cases are not reliable" : "")}.");
+        Console.WriteLine("Summary tables: " + RunFiles.Show(files.Log) + "; BenchmarkDotNet's reports (csv, html, GitHub markdown per class): " +
+            RunFiles.Show(summaries.Select(s => s.ResultsDirectoryPath).FirstOrDefault() ?? "BenchmarkDotNet.Artifacts/results"));
         return failed ? 1 : 0;
     }
 

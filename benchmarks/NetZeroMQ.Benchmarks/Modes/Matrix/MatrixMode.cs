@@ -6,6 +6,7 @@ using System.IO;
 using System.Linq;
 using System.Text.Json;
 using NetZeroMQ.Benchmarks.Cli;
+using NetZeroMQ.Benchmarks.Reporting;
 using NetZeroMQ.Benchmarks.Transfer;
 
 namespace NetZeroMQ.Benchmarks.Modes.Matrix;
@@ -39,7 +40,7 @@ public static class MatrixMode
         "--with-netmq", "also run NetMQ 4.0.4.5 in the cells it has (pushpull, pubsub over inproc, tcp; buf or msg), for the .NET / NetMQ column");
     private static readonly Option<string?> s_results = new("--results")
     {
-        Description = "folder for the results (matrix-<time>.md, .json, .png) [default: artifacts/bench in the repository]",
+        Description = "folder for the results (<date>-<commit>-matrix.md, .json, .png, .log) [default: artifacts/bench in the repository]",
         HelpName = "DIR",
     };
 
@@ -112,8 +113,7 @@ public static class MatrixMode
             return 2;
         }
 
-        string folder = options.GetValue(s_results) ?? Path.Combine(NativeProgram.FindRepositoryRoot()!, "artifacts", "bench");
-        Directory.CreateDirectory(folder);
+        RunFiles files = RunFiles.Create(pin ? "matrix-pin" : "matrix", options.GetValue(s_results));
         var results = new MatrixResults
         {
             Started = DateTime.UtcNow.ToString("yyyy-MM-dd HH:mm:ss'Z'", System.Globalization.CultureInfo.InvariantCulture),
@@ -124,35 +124,85 @@ public static class MatrixMode
             WarmupSeconds = options.GetValue(s_warmupSeconds),
             Pinned = pin,
             Cpus = Environment.ProcessorCount,
-            LoadAtStart = Interleaved.LoadAverage(),
+            LoadAtStart = Load.Text(),
         };
-        var runner = new Interleaved(pin);
+        using var log = new StreamWriter(files.Log) { AutoFlush = true };
+        var runner = new Interleaved(pin) { Log = log };
         var plan = (
             from pattern in options.GetValue(s_patterns)!
             from transport in options.GetValue(s_transports)!
             from size in options.GetValue(s_sizes)!
             select new MatrixCell { Pattern = pattern, Transport = transport, Size = size }).ToList();
-        Console.WriteLine($"--matrix: {plan.Count} cells x {results.Rounds} rounds, api={results.Api} pin={(pin ? "taskset -c 0" : "none")} warmup_seconds={Interleaved.Invariant(results.WarmupSeconds)} cpus={results.Cpus} load=\"{results.LoadAtStart}\" started={results.Started}");
-        var clock = System.Diagnostics.Stopwatch.StartNew();
-        foreach ((MatrixCell cell, int index) in plan.Select((c, i) => (c, i)))
+        foreach (MatrixCell cell in plan)
         {
-            Console.WriteLine($"cell {index + 1}/{plan.Count} ({clock.Elapsed:mm\\:ss} elapsed)");
+            cell.NetMqNotRun = NetMqMissing(cell, results.Api, options.GetValue(s_withNetMq));
+        }
+
+        double planned = plan.Sum(c => PlannedSeconds(c, results));
+        int withNetMq = plan.Count(c => c.NetMqNotRun is null);
+        Console.WriteLine(
+            $"--matrix: {plan.Count} cells x {results.Rounds} interleaved rounds (native, .NET{(withNetMq > 0 ? $", NetMQ in {withNetMq} cells" : "")}), api={results.Api}, " +
+            $"{(pin ? "pinned: taskset -c 0" : "unpinned (no --pin)")}, {Load.Describe(results.LoadAtStart, results.Cpus)}, started {results.Started}");
+        Console.WriteLine($"Estimated duration: {Progress.About(TimeSpan.FromSeconds(planned))} (longer on a loaded machine; the estimate follows the real pace after each cell).");
+        Console.WriteLine($"Reliability: {Reliability.Rule}.");
+        Console.WriteLine("Log (every round of every run): " + RunFiles.Show(files.Log));
+        log.WriteLine($"--matrix {results.Command} started {results.Started}, load \"{results.LoadAtStart}\"");
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        var progress = new Progress(Console.Out, plan.Count, planned, () => clock.Elapsed);
+        foreach (MatrixCell cell in plan)
+        {
+            TimeSpan cellStart = clock.Elapsed;
+            double? loadBefore = Load.PerCpu();
             Measure(runner, native, cell, options);
+            double? loadAfter = Load.PerCpu();
+            cell.LoadPerCpu = loadBefore is null ? loadAfter : loadAfter is null ? loadBefore : Math.Max(loadBefore.Value, loadAfter.Value);
+            cell.Seconds = Math.Round((clock.Elapsed - cellStart).TotalSeconds, 1);
             results.Cells.Add(cell);
+            progress.Step(CellLine(cell, results), PlannedSeconds(cell, results));
         }
 
         results.Finished = DateTime.UtcNow.ToString("yyyy-MM-dd HH:mm:ss'Z'", System.Globalization.CultureInfo.InvariantCulture);
-        results.LoadAtEnd = Interleaved.LoadAverage();
-        string stem = Path.Combine(folder, "matrix-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", System.Globalization.CultureInfo.InvariantCulture));
-        File.WriteAllText(stem + ".json", JsonSerializer.Serialize(results, new JsonSerializerOptions { WriteIndented = true }));
-        Publish(results, stem, chart);
-        Console.WriteLine($"results: {stem}.md (tables), {stem}.json (every run), {stem}.png (chart); {clock.Elapsed:h\\:mm\\:ss} for {plan.Count} cells");
+        results.LoadAtEnd = Load.Text();
+        File.WriteAllText(files.Json, JsonSerializer.Serialize(results, new JsonSerializerOptions { WriteIndented = true }));
+        Publish(results, files, chart);
+        Console.WriteLine($"{Progress.Clock(clock.Elapsed)} for {plan.Count} cells.");
         if (runner.Failures > 0)
         {
-            Console.WriteLine(runner.Failures + " run(s) failed; see the messages above. Medians are over the successful rounds only.");
+            Console.WriteLine(runner.Failures + " run(s) failed; see the messages above and the log. Medians are over the successful rounds only.");
         }
 
         return runner.Failures == 0 ? 0 : 3;
+    }
+
+    /// <summary>
+    /// The planned cost of a cell in seconds: the pilot, then per round each side's start, warm-up and timed run. The constants
+    /// are what a cell took on the 2-CPU machine when it was quiet (process start of a .NET child about 0.8 s, NetMQ about three
+    /// times slower than native); the progress line scales the plan by the observed pace, so they only have to be about right.
+    /// </summary>
+    public static double PlannedSeconds(MatrixCell cell, MatrixResults results)
+    {
+        double native = 0.3 + results.WarmupSeconds + results.Seconds;
+        double dotnet = 0.8 + results.WarmupSeconds + results.Seconds;
+        double netmq = cell.NetMqNotRun is null ? 0.8 + results.WarmupSeconds + 3 * results.Seconds : 0;
+        return 0.5 + results.Rounds * (native + dotnet + netmq);
+    }
+
+    /// <summary>A cell's progress text: "PUSH/PULL inproc 64 B: 1.02 (cv 3%), NetMQ 0.35" and why it is unreliable.</summary>
+    public static string CellLine(MatrixCell cell, MatrixResults results)
+    {
+        string name = MatrixReport.Name(cell);
+        if (cell.Missing() is { } missing)
+        {
+            return $"{name}: not measured ({missing})";
+        }
+
+        string line = $"{name}: .NET / native {MatrixReport.Fixed(cell.Achievement(), "F2")} (cv {MatrixReport.Percent(cell.Variation())})";
+        if (cell.NetMqRatios().Count > 0)
+        {
+            line += $", .NET / NetMQ {MatrixReport.Fixed(MatrixCell.Median(cell.NetMqRatios()), "F2")}";
+        }
+
+        return cell.Unreliable(results) is { } why ? $"{line}, unreliable: {why}" : line;
     }
 
     /// <summary>Pilot, then the interleaved rounds of one cell; fills the cell in.</summary>
@@ -176,7 +226,6 @@ public static class MatrixMode
             ("native", NativeProgram.Command(native, spec.Concat(new[] { "--count", n, "--warmup", n, "--warmup-seconds", w }).ToArray())),
             (".NET", Interleaved.Self(new[] { "--cell" }.Concat(spec).Concat(new[] { "--count", n, "--jit-warmup", n, "--jit-warmup-seconds", w }))),
         };
-        cell.NetMqNotRun = NetMqMissing(cell, api, options.GetValue(s_withNetMq));
         if (cell.NetMqNotRun is null)
         {
             string[] netmq = { "--netmq-cell", "--pattern", cell.Pattern, "--transport", cell.Transport, "--size", s, "--api", api == "buf" ? "frame" : "msg" };
@@ -215,24 +264,50 @@ public static class MatrixMode
         return asked ? null : "not asked for (--with-netmq)";
     }
 
-    /// <summary>Prints the tables; writes them to stem.md and the chart to stem.png unless stem is null; the chart to --chart too.</summary>
-    private static void Publish(MatrixResults results, string? stem, string? chart)
+    /// <summary>
+    /// After a run: the summary on the console, the whole report in the results file, the chart beside it (and to --chart),
+    /// and where each file is. With --from (no files): the whole report on the console.
+    /// </summary>
+    private static void Publish(MatrixResults results, RunFiles? files, string? chart)
     {
-        var text = new StringWriter();
-        MatrixReport.Write(text, results);
         Console.WriteLine();
-        Console.Write(text.ToString());
-        if (stem is not null)
+        if (files is null)
         {
-            File.WriteAllText(stem + ".md", text.ToString());
-            MatrixChart.Save(results, stem + ".png");
+            MatrixReport.Write(Console.Out, results);
+        }
+        else
+        {
+            var text = new StringWriter();
+            text.WriteLine($"# --matrix, {results.Started}");
+            text.WriteLine();
+            MatrixReport.Write(text, results);
+            File.WriteAllText(files.Results, text.ToString());
+            string axis = MatrixChart.Save(results, files.Chart);
+            MatrixReport.WriteSummary(Console.Out, results);
+            Console.WriteLine();
+            Console.WriteLine("Results (every table, unreliable cells marked): " + RunFiles.Show(files.Results));
+            Console.WriteLine("Chart: " + RunFiles.Show(files.Chart) + " (" + axis + ")");
+            Console.WriteLine("Raw numbers: " + RunFiles.Show(files.Json) + "; log: " + RunFiles.Show(files.Log));
+            Console.WriteLine("To record this run: copy the results file into benchmarks/results/ (see its README).");
         }
 
         if (chart is not null)
         {
             Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(chart))!);
-            MatrixChart.Save(results, chart);
-            Console.WriteLine("chart: " + Path.GetFullPath(chart));
+            string axis = MatrixChart.Save(results, chart);
+            Console.WriteLine("chart: " + Path.GetFullPath(chart) + " (" + axis + ")");
+        }
+    }
+
+    /// <summary>The progress lines of a recorded run again, from its cells' recorded durations (cells without one count 0 s).</summary>
+    private static void ReplayProgress(MatrixResults results)
+    {
+        double elapsed = 0;
+        var progress = new Progress(Console.Out, results.Cells.Count, results.Cells.Sum(c => PlannedSeconds(c, results)), () => TimeSpan.FromSeconds(elapsed));
+        foreach (MatrixCell cell in results.Cells)
+        {
+            elapsed += cell.Seconds ?? 0;
+            progress.Step(CellLine(cell, results), PlannedSeconds(cell, results));
         }
     }
 
@@ -261,7 +336,8 @@ public static class MatrixMode
             return 2;
         }
 
-        Publish(results, stem: null, chart);
+        ReplayProgress(results);
+        Publish(results, files: null, chart);
         return 0;
     }
 }
