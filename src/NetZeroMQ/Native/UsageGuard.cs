@@ -174,12 +174,12 @@ namespace NetZeroMQ
         internal bool Enter(object owner)
         {
             int me = ThreadToken.Current;
-            if (!TryEnterBiased(me))
+            if (TryEnterBiased(me))
             {
-                return EnterSlow(owner, me);
+                return Volatile.Read(ref _disposeRequested) == 0;
             }
 
-            return Volatile.Read(ref _disposeRequested) == 0;
+            return EnterSlow(owner, me);
         }
 
         /// <summary>
@@ -189,7 +189,15 @@ namespace NetZeroMQ
         /// claim even if a Dispose raced in: the caller checks <see cref="IsDisposeRequested"/> and exits.
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        internal bool TryEnterFree() => TryEnterBiased(ThreadToken.Current) || TryEnterChecked();
+        internal bool TryEnterFree()
+        {
+            if (TryEnterBiased(ThreadToken.Current))
+            {
+                return true;
+            }
+
+            return TryEnterChecked();
+        }
 
         /// <summary>
         /// Claims the object if it is free, without throwing; for the async machinery, which must not fail because the owner
