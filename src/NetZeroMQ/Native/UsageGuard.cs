@@ -82,7 +82,8 @@ namespace NetZeroMQ
             /// <summary>Biased to <see cref="_owner"/>: every claim is the owner's, in <see cref="_ownerInside"/>.</summary>
             Biased = 3 << 16,
 
-            /// <summary>Any number of calls at once (libzmq's thread-safe sockets): the holder bits count them.</summary>
+            /// <summary>Any number of calls at once (libzmq's thread-safe sockets): the holder bits count them. The highest
+            /// mode, so that <see cref="IsShared"/> is one comparison (it is read on every receive).</summary>
             Shared = 4 << 16,
 
             /// <summary>Holder: a caller's call.</summary>
@@ -145,7 +146,7 @@ namespace NetZeroMQ
         internal void RequireSlowExit() => _slowExit = 1;
 
         /// <summary>Whether any number of calls may be in flight at once (<see cref="UseSharedMode"/>).</summary>
-        internal bool IsShared => Mode(Volatile.Read(ref _state)) == State.Shared;
+        internal bool IsShared => Volatile.Read(ref _state) >= (int)State.Shared; // the highest mode: one comparison
 
         /// <summary>Switches to checked mode for good (async machinery attached); called by the thread that holds the object.
         /// A shared object stays shared: its calls never exclude each other.</summary>
@@ -174,12 +175,12 @@ namespace NetZeroMQ
         internal bool Enter(object owner)
         {
             int me = ThreadToken.Current;
-            if (!TryEnterBiased(me))
+            if (TryEnterBiased(me))
             {
-                return EnterSlow(owner, me);
+                return Volatile.Read(ref _disposeRequested) == 0;
             }
 
-            return Volatile.Read(ref _disposeRequested) == 0;
+            return EnterSlow(owner, me);
         }
 
         /// <summary>
@@ -189,7 +190,15 @@ namespace NetZeroMQ
         /// claim even if a Dispose raced in: the caller checks <see cref="IsDisposeRequested"/> and exits.
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        internal bool TryEnterFree() => TryEnterBiased(ThreadToken.Current) || TryEnterChecked();
+        internal bool TryEnterFree()
+        {
+            if (TryEnterBiased(ThreadToken.Current))
+            {
+                return true;
+            }
+
+            return TryEnterChecked();
+        }
 
         /// <summary>
         /// Claims the object if it is free, without throwing; for the async machinery, which must not fail because the owner
@@ -252,7 +261,7 @@ namespace NetZeroMQ
 
         /// <summary>Ends a call. Returns true when a Dispose arrived during the call and this thread must now release the object.</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        internal bool Exit() => Mode(_state) == State.Shared ? ExitShared() : ExitPlain();
+        internal bool Exit() => IsShared ? ExitShared() : ExitPlain();
 
         /// <summary>
         /// <see cref="Exit"/> of an object that is not shared, for owners that have checked <see cref="HasSlowExit"/> already.
