@@ -58,9 +58,6 @@ namespace NetZeroMQ
         /// <summary>1 when an exit cannot be <see cref="ExitPlain"/>: in shared mode, or once the owner asked for its own exit.</summary>
         private int _slowExit;
 
-        /// <summary>The guard of a new object starts checked (its default value); nothing to configure. Kept while the socket's
-        /// constructor still calls it.</summary>
-        internal void UseConfiguredMode() => Debug.Assert(_state == (int)State.Free, "a new object's guard is free");
 
         /// <summary>Lets any number of calls in at once (libzmq's thread-safe sockets); called once, by the owner's constructor
         /// before the object is published.</summary>

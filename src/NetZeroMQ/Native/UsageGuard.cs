@@ -125,10 +125,6 @@ namespace NetZeroMQ
         private int _candidate;
         private int _candidateCalls;
 
-        /// <summary>The guard of a new object starts undecided (its default value); nothing to configure. Kept while the
-        /// socket's constructor still calls it.</summary>
-        internal void UseConfiguredMode() => Debug.Assert(_state == (int)State.Undecided, "a new object's guard is undecided");
-
         /// <summary>Lets any number of calls in at once (libzmq's thread-safe sockets); called once, by the owner's constructor
         /// before the object is published.</summary>
         internal void UseSharedMode()

@@ -17,13 +17,6 @@ namespace NetZeroMQ.Tests.Documentation
     {
         private static readonly Regex s_scheme = new(@"^[a-zA-Z][a-zA-Z0-9+.-]*:", RegexOptions.Compiled);
 
-        // Pages that other work adds and the documentation already links to. Until a page exists, a link to it, by this exact
-        // path and without an anchor, is allowed; once it exists, it is checked like any other. Nothing else is excused.
-        private static readonly HashSet<string> s_announcedPages = new(StringComparer.Ordinal)
-        {
-            "docs/platforms.md", "docs/libzmq-versions.md", "docs/hosting.md",
-        };
-
         /// <summary>Every markdown file of the repository, by relative path.</summary>
         public static TheoryData<string> MarkdownFiles()
         {
@@ -74,26 +67,6 @@ namespace NetZeroMQ.Tests.Documentation
         }
 
         [Fact]
-        public void Resolve_AnnouncedPage_AllowedOnlyByItsExactPathWhileMissing()
-        {
-            MarkdownFile readme = DocumentationFiles.Get("README.md");
-            foreach (string page in s_announcedPages)
-            {
-                if (File.Exists(Path.Combine(Repository.Root, page)))
-                {
-                    continue; // it exists now: checked like every other file
-                }
-
-                Assert.Null(Resolve(readme, page));
-                Assert.Equal("no such file or folder", Resolve(readme, page + "#a-heading"));
-                Assert.Equal("no such file or folder", Resolve(readme, page.Replace(".md", "-other.md")));
-            }
-
-            MarkdownFile guide = DocumentationFiles.Get("docs/async.md");
-            Assert.Equal("no such file or folder", Resolve(guide, "docs/hosting.md")); // docs/docs/hosting.md: not the announced page
-        }
-
-        [Fact]
         public void Resolve_BrokenTargets_AreReported()
         {
             // The checker itself: a missing file, a missing heading, a missing heading in another file, and a path out of the repository.
@@ -124,8 +97,7 @@ namespace NetZeroMQ.Tests.Documentation
 
             if (!File.Exists(full) && !Directory.Exists(full))
             {
-                bool announced = anchor is null && s_announcedPages.Contains(Path.GetRelativePath(root, full).Replace('\\', '/'));
-                return announced ? null : "no such file or folder";
+                return "no such file or folder";
             }
 
             if (anchor is null || !full.EndsWith(".md", StringComparison.OrdinalIgnoreCase))

@@ -19,6 +19,17 @@ namespace NetZeroMQ
         {
             if (_guard.TryEnter(out disposed))
             {
+                // TryEnter reads the Dispose flag before it claims: a Dispose landing in between may already have left the
+                // release to this claim (the interleaving model of UsageGuardModelTests reaches it), so the lease would
+                // reach a socket that is closing. Give the claim back (the exit releases if it must) and say disposed.
+                if (_guard.IsDisposeRequested)
+                {
+                    Exit();
+                    disposed = true;
+                    lease = default;
+                    return false;
+                }
+
                 lease = new SocketLease(this);
                 return true;
             }
@@ -92,7 +103,7 @@ namespace NetZeroMQ
         {
             System.Diagnostics.Debug.Assert(_attachment is null, "a socket takes one attachment");
 
-            // The attached machinery claims the socket with a compare-exchange, which unchecked mode's plain stores cannot exclude.
+            // The attached machinery claims the socket with a compare-exchange, which a biased owner's plain stores cannot exclude.
             _guard.RequireChecks();
             _attachment = attachment;
 

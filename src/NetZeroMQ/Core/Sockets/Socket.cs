@@ -136,7 +136,6 @@ namespace NetZeroMQ
                 throw new ArgumentOutOfRangeException(nameof(type), type, "Not a socket type this binding supports.");
             }
 
-            _guard.UseConfiguredMode();
             if (threadSafe)
             {
                 _guard.UseSharedMode();
