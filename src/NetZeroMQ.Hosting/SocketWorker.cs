@@ -104,8 +104,15 @@ namespace NetZeroMQ.Hosting
             }
             finally
             {
-                socket.Dispose();
-                Log.WorkerStopped(runtime.Logger, _name, handled);
+                try
+                {
+                    socket.Dispose();
+                }
+                finally
+                {
+                    // Logged even if closing failed: the record says the worker is gone, which it is.
+                    Log.WorkerStopped(runtime.Logger, _name, handled);
+                }
             }
         }
 
