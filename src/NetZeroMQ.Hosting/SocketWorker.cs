@@ -28,6 +28,12 @@ namespace NetZeroMQ.Hosting
         private NetZeroMQRuntime? _runtime;       // set by StartAsync, before the loop runs
         private THandler? _handler;               // made by StartAsync
         private Socket? _socket;                  // created by StartAsync, disposed by the loop as it ends
+        private string? _destination;             // the socket's endpoint, read by StartAsync while the context runs
+        private int _closer;                      // who closes the socket: NobodyYet, then TheLoop or TheStop (one wins)
+
+        private const int NobodyYet = 0;
+        private const int TheLoop = 1;
+        private const int TheStop = 2;
 
         public SocketWorker(string name, IServiceProvider services)
         {
@@ -44,7 +50,8 @@ namespace NetZeroMQ.Hosting
             _runtime = _services.GetRequiredService<NetZeroMQRuntime>();
             _handler = _services.GetRequiredService<THandler>();
             _socket = _services.GetRequiredService<SocketFactory>().Create(_name);
-            Log.WorkerStarted(_runtime.Logger, _name, _socket.Type, _socket.LastEndpoint);
+            _destination = _socket.LastEndpoint;
+            Log.WorkerStarted(_runtime.Logger, _name, _socket.Type, _destination);
             return base.StartAsync(cancellationToken);
         }
 
@@ -52,16 +59,23 @@ namespace NetZeroMQ.Hosting
         {
             // Off the host's start: StartAsync returns at the first await, so a worker never delays the other services.
             await Task.Yield();
+            if (Interlocked.CompareExchange(ref _closer, TheLoop, NobodyYet) != NobodyYet)
+            {
+                return; // the host stopped before the loop ran: StopAsync closed the socket
+            }
+
             NetZeroMQRuntime runtime = _runtime!;
             THandler handler = _handler!;
             Socket socket = _socket!;
-            SocketDefinition definition = runtime.Options.Sockets[_name];
-            string destination = socket.LastEndpoint;
             long handled = 0;
-            using var frames = new MultipartMessage();
-            var message = new SocketMessage(_name, socket, frames);
             try
             {
+                // Nothing here may read the socket: the host may already be stopping when this first runs (the context shut
+                // down, so a socket read fails with ContextTerminated), and the socket must still be closed and the stop logged.
+                SocketDefinition definition = runtime.Options.Sockets[_name];
+                string destination = _destination!;
+                using var frames = new MultipartMessage();
+                var message = new SocketMessage(_name, socket, frames);
                 while (!stoppingToken.IsCancellationRequested)
                 {
                     try
@@ -112,6 +126,27 @@ namespace NetZeroMQ.Hosting
                 {
                     // Logged even if closing failed: the record says the worker is gone, which it is.
                     Log.WorkerStopped(runtime.Logger, _name, handled);
+                }
+            }
+        }
+
+        /// <summary>
+        /// Ends the loop (the base class cancels it and waits for it). A loop that never ran, because the host stopped before
+        /// the thread pool started it (the Generic Host does not start a worker whose token is already cancelled), still has
+        /// its socket closed and its stop logged here, exactly once.
+        /// </summary>
+        public override async Task StopAsync(CancellationToken cancellationToken)
+        {
+            await base.StopAsync(cancellationToken).ConfigureAwait(false);
+            if (_socket is not null && Interlocked.CompareExchange(ref _closer, TheStop, NobodyYet) == NobodyYet)
+            {
+                try
+                {
+                    _socket.Dispose();
+                }
+                finally
+                {
+                    Log.WorkerStopped(_runtime!.Logger, _name, 0);
                 }
             }
         }

@@ -94,5 +94,27 @@ namespace NetZeroMQ.Hosting.Tests
             await host.StopAsync();
             Assert.Equal((0L, 0L), ResourceMetrics.Read());
         }
+
+        [Fact]
+        public async Task StopAsync_RightAfterStart_EveryWorkerClosesItsSocketAndLogsItsStop()
+        {
+            // The stop begins before the worker's loop has run at all (it starts on the thread pool after StartAsync returns),
+            // so the loop first runs with the context already shut down. It used to read the socket's endpoint there, which
+            // failed with ContextTerminated before its try: the socket was never closed by the worker and its stop never logged.
+            for (int round = 0; round < 5; round++)
+            {
+                var records = new LogRecords();
+                using IHost host = TestHosts.Build(TestHosts.Socket("frontend", "Router"), services =>
+                {
+                    services.AddSingleton(new Probe());
+                    services.AddNetZeroMQ().AddSocketWorker<EchoHandler>("frontend");
+                }, records);
+                await host.StartAsync();
+                await host.StopAsync();
+
+                Assert.Contains(records.WithId(104), r => r.Message.Contains("'frontend' stopped after 0 messages"));
+                Assert.Empty(records.WithId(105));
+            }
+        }
     }
 }

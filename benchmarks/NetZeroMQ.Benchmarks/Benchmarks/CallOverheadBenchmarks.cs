@@ -1,6 +1,7 @@
 using System;
 using System.Runtime.InteropServices;
 using BenchmarkDotNet.Attributes;
+using NetZeroMQ.Tests.TestUtilities;
 
 // Benchmark classes live in the root namespace so that their published names stay short: NetZeroMQ.Benchmarks.<Class>.<Method>.
 namespace NetZeroMQ.Benchmarks;
@@ -36,10 +37,10 @@ public class CallOverheadBenchmarks
         _checkedGuard.Enter(_owner);
         _checkedGuard.RequireChecks();
         _checkedGuard.Exit();
-        if (!_guard.IsBiased || !_checkedGuard.IsCheckedForGood)
+        if (!_guard.IsBiased() || !_checkedGuard.IsCheckedForGood())
         {
             throw new InvalidOperationException(
-                $"The guards are not in the modes the rows measure: biased {_guard.IsBiased}, checked {_checkedGuard.IsCheckedForGood}.");
+                $"The guards are not in the modes the rows measure: biased {_guard.IsBiased()}, checked {_checkedGuard.IsCheckedForGood()}.");
         }
     }
 

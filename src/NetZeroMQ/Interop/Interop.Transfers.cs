@@ -9,7 +9,7 @@ namespace NetZeroMQ
         /// The functions every message goes through. On .NET they are called through function pointers bound from the loaded
         /// libzmq (<c>TransferExports</c>): NativeAOT compiles a <c>DllImport</c> of a library it does not link into a
         /// stub of its own, which resolves the export lazily on each call and saves and restores every register around the
-        /// transition (callgrind counted 42 instructions for that stub, plus 4 in the resolver, per call), while a call through
+        /// transition (more per call than the per-message instruction budgets, benchmarks/instructions/budgets.txt, allow), while a call through
         /// a function pointer puts the transition into the calling method. The netstandard2.0 build keeps the plain imports.
         /// </summary>
         internal static unsafe partial class Zmq
@@ -79,8 +79,8 @@ namespace NetZeroMQ
         /// The per-message exports of the loaded libzmq, bound by <see cref="LibzmqResolver"/> as it loads the library, before
         /// it publishes the handle: no socket or message can exist before that, because creating one goes through an import
         /// that needs the library. Plain fields set by <see cref="Bind"/> rather than static readonly fields with an
-        /// initializer, because a class with a static constructor costs NativeAOT a check of its initialisation (callgrind:
-        /// 5 instructions) at every call. The send, receive and close calls keep their GC transition: libzmq may run the
+        /// initializer, because a class with a static constructor costs NativeAOT a check of its initialisation at every call
+        /// (measure.sh counts it against benchmarks/instructions/budgets.txt). The send, receive and close calls keep their GC transition: libzmq may run the
         /// zero-copy free callback, which is .NET code, inside them.
         /// </summary>
         internal static unsafe class TransferExports

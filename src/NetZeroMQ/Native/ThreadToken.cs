@@ -6,8 +6,8 @@ namespace NetZeroMQ
 {
     /// <summary>
     /// A number that names the calling thread, unique for the life of the process, for the usage guard's biased mode. Read on
-    /// every claim of a biased object, so it is one thread-static read: <c>Environment.CurrentManagedThreadId</c> cost 16
-    /// instructions per read in a NativeAOT build (callgrind: a call into CoreLib each time), and managed thread ids are
+    /// every claim of a biased object, so it is one thread-static read: <c>Environment.CurrentManagedThreadId</c> is a call into CoreLib on each read in a
+    /// NativeAOT build, more than the per-message instruction budgets allow (benchmarks/instructions/budgets.txt), and managed thread ids are
     /// reused after a thread ends, which a token never is.
     /// </summary>
     internal static class ThreadToken

@@ -63,8 +63,10 @@ namespace NetZeroMQ
     /// </remarks>
     internal partial struct UsageGuard
     {
-        /// <summary>The values of <see cref="_state"/>: a mode in the high bits, the holder in the low bits.</summary>
-        private enum State
+        /// <summary>The values of <see cref="_state"/>: a mode in the high bits, the holder in the low bits. Internal, not
+        /// private, because it is the guard's documented state machine: the tests read the state word by it (through
+        /// UnsafeAccessor) instead of the guard carrying members for them.</summary>
+        internal enum State
         {
             /// <summary>No call has decided the mode yet (the default of a new object): claims are checked meanwhile.</summary>
             Undecided = 0,
@@ -111,7 +113,7 @@ namespace NetZeroMQ
         /// <summary>
         /// 1 when an exit cannot be <see cref="ExitPlain"/>: in shared mode, or after the owner asked for its own exit
         /// (<see cref="RequireSlowExit"/>: a socket with async machinery attached). One flag for both, so the owner's exit
-        /// tests one field on its hot path instead of two (callgrind: 3 instructions per call).
+        /// tests one field on its hot path instead of two (every instruction of the exit counts against benchmarks/instructions/budgets.txt).
         /// </summary>
         private int _slowExit;
 
@@ -153,12 +155,6 @@ namespace NetZeroMQ
 
         /// <summary>Whether a call is in flight right now (a hint for waking it up; not a synchronisation point).</summary>
         internal bool IsBusy => (Volatile.Read(ref _state) & (int)State.HolderMask) != 0 || Volatile.Read(ref _ownerInside) != 0;
-
-        /// <summary>Whether the object is biased to a thread now (for tests).</summary>
-        internal bool IsBiased => Volatile.Read(ref _state) == (int)State.Biased;
-
-        /// <summary>Whether every claim is checked now, for good (for tests).</summary>
-        internal bool IsCheckedForGood => Mode(Volatile.Read(ref _state)) == State.Checked;
 
         /// <summary>
         /// Claims the object for one call; throws <see cref="System.InvalidOperationException"/> (concurrent use) with

@@ -28,7 +28,7 @@ namespace NetZeroMQ.Tests.TestUtilities
         }
 
         /// <summary>Whether the socket's usage guard is biased to one thread now (UsageGuard.Bias.cs).</summary>
-        internal static bool GuardIsBiased(this Socket socket) => GuardOf(socket).IsBiased;
+        internal static bool GuardIsBiased(this Socket socket) => GuardOf(socket).IsBiased();
 
         /// <summary>Whether a call holds the socket now, read without claiming it.</summary>
         internal static bool GuardIsBusy(this Socket socket) => GuardOf(socket).IsBusy;

@@ -25,7 +25,7 @@ namespace NetZeroMQ
         /// <see cref="ZmqError.InvalidState"/> on a REQ/REP state error, <see cref="ZmqError.ContextTerminated"/> after shutdown,
         /// <see cref="ZmqError.NotSupported"/> on a send-only socket.</exception>
         // Inlined into the caller, as the span Send is: NativeAOT kept it a call of its own, whose frame (six registers saved
-        // and restored, the locals cleared) cost 22 instructions per receive (callgrind).
+        // and restored, the locals cleared) did not fit the span path's instruction budget (benchmarks/instructions/budgets.txt).
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public RecvResult Recv(Span<byte> buffer)
         {

@@ -149,7 +149,7 @@ namespace NetZeroMQ
         public bool TrySend(Message message, TimeSpan timeout, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default) =>
             SendMessage(message, flags, TransferWait.Within(timeout, cancellationToken));
 
-        /// <summary>Inlined (the throw is out of line): as a call it cost the array send 6 instructions of its own (callgrind).</summary>
+        /// <summary>Inlined (the throw is out of line): as a call of its own it would cost the array send more than its instruction budget allows (benchmarks/instructions/budgets.txt).</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private static byte[] NotNull(byte[] data)
         {

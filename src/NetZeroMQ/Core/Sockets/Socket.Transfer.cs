@@ -76,7 +76,8 @@ namespace NetZeroMQ
         /// when the call would block or fail anyway.
         /// <para>Why: the try/finally around the native call kept the socket, the buffer and the transfer in memory rather than
         /// registers, and where a method holds several (a Message sent and received in one loop) the compiler stopped copying
-        /// the finally blocks inline and called them (callgrind: 6 instructions per span message, 13 per reused Message, where the calls of the finally blocks alone were 45).</para>
+        /// the finally blocks inline and called them, which the per-message instruction budgets (benchmarks/instructions/budgets.txt) do not
+        /// leave room for.</para>
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private bool TryTransferAtOnce<T>(ref T op, int flags, out int rc)
@@ -106,8 +107,7 @@ namespace NetZeroMQ
         /// <summary>
         /// Ends a call whose <see cref="TryTransferAtOnce"/> moved a frame: counts it in <see cref="_traffic"/>, as every transfer
         /// is counted, and exits. The guard's one slow-exit flag also covers the traffic's interlocked counting (a thread-safe
-        /// socket has both), so a plain socket counts with two plain additions and no test of its own (callgrind: 3
-        /// instructions per transfer).
+        /// socket has both), so a plain socket counts with two plain additions and no test of its own (benchmarks/instructions/budgets.txt).
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private void ExitAfterMove(bool isSend, int bytes)
@@ -132,8 +132,8 @@ namespace NetZeroMQ
         /// cached size: empty after a send, the frame's size after a receive). False means "would block" or "timed out" for a Try
         /// form. The first attempt runs without a try/finally (<see cref="TryTransferAtOnce"/>), inlined down into the caller of
         /// the blocking <c>Send(Message)</c> and <c>Recv(Message)</c>, so that <paramref name="isSend"/> is a constant; anything
-        /// else goes to <see cref="TransferMessageAndExit"/>. (As a call of its own with two try/finally blocks it cost 117
-        /// instructions per transfer, callgrind.)
+        /// else goes to <see cref="TransferMessageAndExit"/>. (As a call of its own with two try/finally blocks it would not fit
+        /// the Message path's instruction budget, benchmarks/instructions/budgets.txt.)
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private bool TransferMessage(Message message, int flags, TransferWait wait, bool isSend)
@@ -184,7 +184,7 @@ namespace NetZeroMQ
 
         /// <summary>
         /// Sends one frame; the caller holds the guard. Inlined into its callers: the large-frame branch kept it from being
-        /// inlined otherwise, which cost the 64-byte span send 39 instructions (callgrind, benchmarks/instructions/measure.sh).
+        /// inlined otherwise, which the span path's instruction budget (benchmarks/instructions/budgets.txt, measure.sh) does not leave room for.
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private bool SendBytesUnguarded(ReadOnlySpan<byte> data, int flags, TransferWait wait)
@@ -623,8 +623,8 @@ namespace NetZeroMQ
         /// <para>Where the socket has a <c>ZMQ_FD</c> (POSIX, not a thread-safe socket) this is one <c>poll</c> of that
         /// descriptor and the waker: it costs what libzmq's own blocking receive costs for its wait, where <c>zmq_poll</c>
         /// polls once with no timeout first and processes the socket's commands (itself a zero-timeout poll of the same
-        /// descriptor) before and after every pass. Measured in C, an inproc REQ/REP round trip of 64 bytes on one core took
-        /// 28.9 µs with zmq_poll, 24.7 µs with this and 21.5 µs with plain blocking receives.</para>
+        /// descriptor) before and after every pass; the round-trip figures of that comparison, measured in C, are in
+        /// docs/performance.md.</para>
         /// <para>The descriptor is edge-like: it becomes readable when a command reaches the socket, and libzmq consumes
         /// that signal when it processes commands. Every wait here follows a receive that said EAGAIN (a non-blocking one, or
         /// the native wait of <see cref="ReceiveWaitingNatively"/> whose time passed), and such a receive processes all pending
