@@ -13,7 +13,10 @@ using NetZeroMQ.Hosting;
 using Socket = NetZeroMQ.Socket;
 using SocketType = NetZeroMQ.SocketType;
 
-HostApplicationBuilder builder = Host.CreateApplicationBuilder(args);
+// The content root is the program's own folder, so that appsettings.json is found wherever the program is started from
+// (the default, the current directory, misses it when a published binary is run from elsewhere, as ./build.sh aot does).
+HostApplicationBuilder builder = Host.CreateApplicationBuilder(
+    new HostApplicationBuilderSettings { Args = args, ContentRootPath = AppContext.BaseDirectory });
 builder.Services.AddNetZeroMQ().AddSocketWorker<UppercaseHandler>("frontend");
 builder.Services.AddHealthChecks().AddNetZeroMQ();
 using IHost host = builder.Build();
