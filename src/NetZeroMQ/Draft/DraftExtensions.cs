@@ -246,13 +246,21 @@ namespace NetZeroMQ.Draft
                 CheckMessage(message, available: true, "zmq_msg_set_group");
             }
 
-            using MessageLease lease = message.Lease();
+            // No try/finally around the lease: nothing between the claim and its end can throw (a pinned array that is there,
+            // a native call without a GC transition), and the finally kept the message and the bytes out of registers.
+            // libzmq's errno is read before the lease ends, which could close the message (a Dispose meanwhile).
+            MessageLease lease = message.Lease();
+            int rc;
             fixed (byte* p = encoded.Bytes)
             {
-                if (Interop.ZmqDraft.zmq_msg_set_group(lease.Native, p) != 0)
-                {
-                    ZmqThrow.LastError("zmq_msg_set_group");
-                }
+                rc = Interop.ZmqDraft.zmq_msg_set_group(lease.Native, p);
+            }
+
+            int errno = rc != 0 ? Interop.Zmq.zmq_errno() : 0;
+            lease.Dispose();
+            if (rc != 0)
+            {
+                ZmqThrow.Error(errno, "zmq_msg_set_group");
             }
 #else
             ThrowIfInvalidGroup(group, nameof(group));
