@@ -246,9 +246,9 @@ namespace NetZeroMQ.Draft
                 CheckMessage(message, available: true, "zmq_msg_set_group");
             }
 
-            // No try/finally around the lease: nothing between the claim and its end can throw (a pinned array that is there,
-            // a native call without a GC transition), and the finally kept the message and the bytes out of registers.
-            // libzmq's errno is read before the lease ends, which could close the message (a Dispose meanwhile).
+            // No try/finally around the lease, as in the core's first attempts: nothing between the claim and its end can throw
+            // (a pinned array that is there, a native call without a GC transition). libzmq's errno is read before the lease
+            // ends, which could close the message (a Dispose meanwhile).
             MessageLease lease = message.Lease();
             int rc;
             fixed (byte* p = encoded.Bytes)
