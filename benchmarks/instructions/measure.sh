@@ -2,6 +2,10 @@
 # Instructions per message (send + receive of 64 B over inproc, one thread) of the span path and the Message path, counted by
 # valgrind's callgrind in a NativeAOT build, for this working tree and for a git revision to compare with:
 #   benchmarks/instructions/measure.sh [REVISION]      (default REVISION: HEAD; needs valgrind and the NativeAOT toolchain)
+# With a libzmq that has the draft API (DRAFT_LIBZMQ, default artifacts/native/runtimes/RID/native/libzmq.so, what
+# ./build.sh native makes), the draft paths run too, on the thread-safe sockets: clientserver-span and clientserver (CLIENT to
+# SERVER, span and Message path), radiodish (RADIO to DISH, the Message path with the group set on every message).
+# The last column is what native.c (the same loops in C, built here with gcc) spends outside libzmq and libc.
 # Each path runs at SMALL and LARGE counts; (Ir(LARGE) - Ir(SMALL)) / (LARGE - SMALL) is the cost of one message with start-up
 # and shutdown cancelled out. Instruction counts do not depend on the machine's load, so one run of each is enough.
 # Two numbers per path and build: the whole process, and the binding's own share (everything outside libzmq and libc: the
@@ -17,6 +21,7 @@ revision="${1:-HEAD}"
 small="${SMALL:-20000}"
 large="${LARGE:-200000}"
 profile="${PROFILE:-}"
+draft_lib="${DRAFT_LIBZMQ:-$repo/artifacts/native/runtimes/linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')/native/libzmq.so}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rid="linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')"
@@ -48,16 +53,23 @@ functions() {
         go && NF >= 2 { n = $1; gsub(",", "", n); $1 = ""; sub(/^ *(\([ 0-9.%]*\))? */, ""); print n "\t" $0 }'
 }
 
+is_draft() { [ "$1" != span ] && [ "$1" != message ]; }
+
 run() { # binary mode count build -> callgrind output file
-    valgrind --tool=callgrind --callgrind-out-file="$work/cg-$2-$3-$4.out" "$1" "$2" "$3" 2>"$work/cg.log" >/dev/null \
+    # The draft paths load the draft libzmq: NETZEROMQ_LIBZMQ for the binding, LD_LIBRARY_PATH (its soname) for native.c.
+    local env=()
+    if is_draft "$2"; then env=(NETZEROMQ_LIBZMQ="$draft_lib" LD_LIBRARY_PATH="$work/draftlib"); fi
+    env "${env[@]}" valgrind --tool=callgrind --callgrind-out-file="$work/cg-$2-$3-$4.out" "$1" "$2" "$3" 2>"$work/cg.log" >/dev/null \
         || { cat "$work/cg.log" >&2; exit 1; }
 }
 
-totals() { # callgrind output -> "whole binding" (binding: the functions of the program's own binary: the runtime's helpers,
-    # which callgrind files under the binary, and the managed code, which it files under "???"; not libzmq, libc, ld.so)
+totals() { # callgrind output [binary name] -> "whole binding" (binding: the functions of the program's own binary: the
+    # runtime's helpers, which callgrind files under the binary, and the managed code, which it files under "???"; not libzmq,
+    # libc, ld.so; for native.c, its own functions)
     local whole binding
     whole=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$1")
-    binding=$(functions "$1" | awk -F'\t' '/\[(\?\?\?|[^]]*\/Instructions)\]$/ { s += $1 } END { printf "%d", s }')
+    binding=$(functions "$1" | awk -F'\t' -v b="${2:-Instructions}" '
+        { n = split($2, w, "/"); last = w[n] } /\[\?\?\?\]$/ || last == b "]" { s += $1 } END { printf "%d", s }')
     echo "$whole $binding"
 }
 
@@ -67,13 +79,24 @@ per_function() { # small.out large.out -> per-message self cost of each function
         | sort -rn
 }
 
+modes=(span message)
+if [ -f "$draft_lib" ]; then
+    modes+=(clientserver-span clientserver radiodish)
+    mkdir -p "$work/draftlib"
+    ln -s "$(cd "$(dirname "$draft_lib")" && pwd)/$(basename "$draft_lib")" "$work/draftlib/libzmq.so.5"
+else
+    echo "measure.sh: no draft libzmq at $draft_lib (./build.sh native, or DRAFT_LIBZMQ=...): the draft paths are not measured" >&2
+fi
+
+gcc -O2 -Wall -Wextra -Werror -o "$work/native" "$here/native.c" -lzmq -ldl \
+    || { echo "measure.sh: native.c needs gcc and zmq.h (Debian: apt-get install gcc libzmq3-dev)" >&2; exit 2; }
 publish before "$work/revision/src/NetZeroMQ/NetZeroMQ.csproj"
 publish after "$repo/src/NetZeroMQ/NetZeroMQ.csproj"
-printf '| path (Ir per message, send + receive) | %s whole | %s outside libzmq+libc | working tree whole | working tree outside libzmq+libc | difference whole | difference outside |\n' "$revision" "$revision"
-printf '|---|---:|---:|---:|---:|---:|---:|\n'
+printf '| path (Ir per message, send + receive) | %s whole | %s outside libzmq+libc | working tree whole | working tree outside libzmq+libc | difference whole | difference outside | C program outside libzmq+libc |\n' "$revision" "$revision"
+printf '|---|---:|---:|---:|---:|---:|---:|---:|\n'
 over=0
 verdicts=()
-for mode in span message; do
+for mode in "${modes[@]}"; do
     per=()
     for build in before after; do
         run "$work/bin-$build/Instructions" "$mode" "$small" "$build"
@@ -85,8 +108,12 @@ for mode in span message; do
             per_function "$work/cg-$mode-$small-$build.out" "$work/cg-$mode-$large-$build.out" >"$profile/$mode-$build.txt"
         fi
     done
-    printf '| %s | %d | %d | %d | %d | %+d | %+d |\n' "$mode" "${per[0]}" "${per[1]}" "${per[2]}" "${per[3]}" \
-        "$((per[2] - per[0]))" "$((per[3] - per[1]))"
+    run "$work/native" "$mode" "$small" c
+    run "$work/native" "$mode" "$large" c
+    read -r _ ca < <(totals "$work/cg-$mode-$small-c.out" native)
+    read -r _ cb < <(totals "$work/cg-$mode-$large-c.out" native)
+    printf '| %s | %d | %d | %d | %d | %+d | %+d | %d |\n' "$mode" "${per[0]}" "${per[1]}" "${per[2]}" "${per[3]}" \
+        "$((per[2] - per[0]))" "$((per[3] - per[1]))" "$(( (cb - ca) / (large - small) ))"
     # The working tree's count outside libzmq and libc is what the budget bounds.
     verdict=$(check_budget "$budgets" "$mode" "${per[3]}") || over=1
     verdicts+=("$verdict")

@@ -34,8 +34,10 @@ namespace NetZeroMQ.Tests
         [Fact]
         public void BudgetsFile_EveryMeasuredPath_HasABudget()
         {
-            // measure.sh measures these two paths; each must have a line, or the script fails every run.
-            (int code, string output) = Bash(". ./budget.sh; check_budget budgets.txt span 0 && check_budget budgets.txt message 0");
+            // measure.sh measures these paths (the last three with a draft libzmq); each must have a line, or the script fails
+            // every run.
+            (int code, string output) = Bash(". ./budget.sh; for path in span message clientserver-span clientserver radiodish; do "
+                + "check_budget budgets.txt \"$path\" 0; done");
 
             Assert.True(code == 0, output);
         }

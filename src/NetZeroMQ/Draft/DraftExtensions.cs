@@ -181,7 +181,38 @@ namespace NetZeroMQ.Draft
             CheckMessage(message, DraftApi.HasMessageGroup, "zmq_msg_group");
 #if NET
             using MessageLease lease = message.Lease();
-            return Utf8.FromNullTerminated(Interop.ZmqDraft.zmq_msg_group(lease.Native)) ?? "";
+            byte* group = Interop.ZmqDraft.zmq_msg_group(lease.Native);
+
+            // A DISH reads the same few groups again and again: a known one (s_groups) is handed out again rather than decoded
+            // into a new string per message.
+            int length = 0;
+            while (group[length] != 0)
+            {
+                length++;
+            }
+
+            if (length == 0)
+            {
+                return "";
+            }
+
+            int slot = GroupSlot(group[0], group[length - 1], length);
+            if (s_groups[slot] is { } known && known.Matches(group))
+            {
+                return known.Name;
+            }
+
+            string name = Utf8.FromNullTerminated(group)!;
+
+            // Kept only when the name encodes back to the very bytes (not so for invalid UTF-8): a kept group is one SetGroup
+            // sends without checking it again.
+            var encoded = new EncodedGroup(name);
+            if (encoded.Matches(group))
+            {
+                s_groups[slot] = encoded;
+            }
+
+            return name;
 #else
             return "";
 #endif
@@ -197,20 +228,92 @@ namespace NetZeroMQ.Draft
         /// <exception cref="NotSupportedException">The loaded libzmq lacks the draft API.</exception>
         public static void SetGroup(this Message message, string group)
         {
+#if NET
+            // A RADIO sets a group on every message it sends, mostly the same few: the groups set or read lately are kept
+            // checked and encoded (s_groups), so a message sent to one of them again costs a comparison, the message's guard
+            // and one native call. A kept group was valid and the export present when it was kept, so only the message is
+            // checked then.
+            EncodedGroup? encoded = group is { Length: > 0 } ? s_groups[GroupSlot(group[0], group[group.Length - 1], group.Length)] : null;
+            if (encoded is null || encoded.Name != group)
+            {
+                ThrowIfInvalidGroup(group, nameof(group));
+                CheckMessage(message, DraftApi.HasMessageGroup, "zmq_msg_set_group");
+                encoded = new EncodedGroup(group);
+                s_groups[GroupSlot(group[0], group[group.Length - 1], group.Length)] = encoded;
+            }
+            else
+            {
+                CheckMessage(message, available: true, "zmq_msg_set_group");
+            }
+
+            // No try/finally around the lease, as in the core's first attempts: nothing between the claim and its end can throw
+            // (a pinned array that is there, a native call without a GC transition). libzmq's errno is read before the lease
+            // ends, which could close the message (a Dispose meanwhile).
+            MessageLease lease = message.Lease();
+            int rc;
+            fixed (byte* p = encoded.Bytes)
+            {
+                rc = Interop.ZmqDraft.zmq_msg_set_group(lease.Native, p);
+            }
+
+            int errno = rc != 0 ? Interop.Zmq.zmq_errno() : 0;
+            lease.Dispose();
+            if (rc != 0)
+            {
+                ZmqThrow.Error(errno, "zmq_msg_set_group");
+            }
+#else
             ThrowIfInvalidGroup(group, nameof(group));
             CheckMessage(message, DraftApi.HasMessageGroup, "zmq_msg_set_group");
-#if NET
-            using var text = new Utf8.CString(group, stackalloc byte[Utf8.StackLimit]);
-            using MessageLease lease = message.Lease();
-            fixed (byte* p = text)
-            {
-                if (Interop.ZmqDraft.zmq_msg_set_group(lease.Native, p) != 0)
-                {
-                    ZmqThrow.LastError("zmq_msg_set_group");
-                }
-            }
 #endif
         }
+
+#if NET
+        /// <summary>The groups set on messages or read from them lately, checked and NUL-terminated (see <see cref="SetGroup"/>),
+        /// in <see cref="GroupSlots"/> slots: a group's slot holds the last group of that slot that was used. Each entry is
+        /// replaced whole, never changed, so any thread may read the slots without a lock.</summary>
+        private static readonly EncodedGroup?[] s_groups = new EncodedGroup?[GroupSlots];
+
+        /// <summary>How many groups <see cref="s_groups"/> keeps at most (a power of two).</summary>
+        private const int GroupSlots = 8;
+
+        /// <summary>The slot of a group from its first and last character and its length; the same for its UTF-8 bytes when
+        /// those are ASCII (a group of other characters may miss in <see cref="GetGroup"/> and is then decoded).</summary>
+        private static int GroupSlot(int first, int last, int length) => (first ^ (last << 1) ^ length) & (GroupSlots - 1);
+
+        /// <summary>A valid group name and its NUL-terminated UTF-8 bytes.</summary>
+        private sealed class EncodedGroup
+        {
+            internal EncodedGroup(string name)
+            {
+                Name = name;
+                int length = Encoding.UTF8.GetByteCount(name);
+                Bytes = new byte[length + 1];
+                Encoding.UTF8.GetBytes(name, 0, name.Length, Bytes, 0);
+            }
+
+            /// <summary>The group.</summary>
+            internal string Name { get; }
+
+            /// <summary>Its UTF-8 bytes and a NUL, what <c>zmq_msg_set_group</c> takes.</summary>
+            internal byte[] Bytes { get; }
+
+            /// <summary>Whether the NUL-terminated <paramref name="text"/> holds exactly these bytes.</summary>
+            internal bool Matches(byte* text)
+            {
+                byte[] bytes = Bytes;
+                for (int i = 0; i < bytes.Length; i++)
+                {
+                    if (text[i] != bytes[i])
+                    {
+                        return false; // also where text ends early: its NUL meets a byte of the name
+                    }
+                }
+
+                return true;
+            }
+        }
+#endif
 
         /// <summary>libzmq's group rules (RADIO, DISH and the message's group), checked before any native call.</summary>
         private static void ThrowIfInvalidGroup(string group, string paramName)

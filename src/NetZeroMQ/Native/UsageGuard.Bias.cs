@@ -67,7 +67,17 @@ namespace NetZeroMQ
         [MethodImpl(MethodImplOptions.NoInlining)]
         private bool EnterSlow(object owner, int me)
         {
-            TryClaim(owner, me);
+            // A shared object is every call of a thread-safe socket: its claim (T15) is taken here at once rather than through
+            // TryClaim's cases, none of which applies to it (a shared object stays shared and its calls never exclude each other).
+            if (Volatile.Read(ref _state) >= (int)State.Shared)
+            {
+                Interlocked.Increment(ref _state); // T15
+            }
+            else
+            {
+                TryClaim(owner, me);
+            }
+
             return Volatile.Read(ref _disposeRequested) == 0;
         }
 

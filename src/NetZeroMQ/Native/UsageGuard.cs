@@ -144,7 +144,11 @@ namespace NetZeroMQ
         internal void RequireSlowExit() => _slowExit = 1;
 
         /// <summary>Whether any number of calls may be in flight at once (<see cref="UseSharedMode"/>).</summary>
-        internal bool IsShared => Volatile.Read(ref _state) >= (int)State.Shared; // the highest mode: one comparison
+        internal bool IsShared
+        {
+            [MethodImpl(MethodImplOptions.AggressiveInlining)]
+            get => Volatile.Read(ref _state) >= (int)State.Shared; // the highest mode: one comparison
+        }
 
         /// <summary>Switches to checked mode for good (async machinery attached); called by the thread that holds the object.
         /// A shared object stays shared: its calls never exclude each other.</summary>

@@ -40,6 +40,27 @@ namespace NetZeroMQ.Tests.Draft
             while (dish.TryRecv(received, TestTimeouts.Absent));
         }
 
+        /// <summary>
+        /// Publishes empty messages to <paramref name="group"/> until one arrives (the join has reached the RADIO), then takes
+        /// every one still on its way, so that the next message the DISH receives is the caller's first.
+        /// </summary>
+        internal static void WaitUntilJoined(Socket radio, Socket dish, string group)
+        {
+            using var received = new Message();
+            var deadline = DateTime.UtcNow + TestTimeouts.Expected;
+            do
+            {
+                Publish(radio, group, "");
+                Assert.True(DateTime.UtcNow < deadline, "the DISH's join never reached the RADIO");
+            }
+            while (!dish.TryRecv(received, TimeSpan.FromMilliseconds(20)));
+
+            while (dish.TryRecv(received, TestTimeouts.Absent))
+            {
+                Assert.Equal(0, received.Size);
+            }
+        }
+
         private static void Publish(Socket radio, string group, string text)
         {
             using var message = new Message(Encoding.UTF8.GetBytes(text));

@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using Xunit;
 
 namespace NetZeroMQ.Tests.TestUtilities
 {
@@ -32,6 +33,19 @@ namespace NetZeroMQ.Tests.TestUtilities
 
         /// <summary>Whether a call holds the socket now, read without claiming it.</summary>
         internal static bool GuardIsBusy(this Socket socket) => GuardOf(socket).IsBusy;
+
+        /// <summary>An int option as libzmq holds it (<c>zmq_getsockopt</c> on the native socket), not as the socket's option
+        /// calls report it: a thread-safe socket's native timeouts hold slices, the caller's values live in shadows.</summary>
+        internal static unsafe int NativeInt32Option(this Socket socket, int option)
+        {
+            int value;
+            nuint size = sizeof(int);
+            Assert.Equal(0, Interop.Zmq.zmq_getsockopt(NativeOf(socket), option, &value, &size));
+            return value;
+        }
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_socket")]
+        private static extern ref nint NativeOf(Socket socket);
 
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_guard")]
         private static extern ref UsageGuard GuardOf(Socket socket);

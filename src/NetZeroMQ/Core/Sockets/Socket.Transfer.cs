@@ -24,11 +24,12 @@ namespace NetZeroMQ
     // 4. Would block (TransferSlow): TrySend/TryRecv return false at once; the blocking and timed forms wait, bounded by the
     //    socket's option (TransferWait.Blocking: an exception when it passes) or the call's own timeout (then false).
     // 5. Waits. A send waits inside libzmq, in slices of ZMQ_SNDTIMEO of at most UninterruptibleSliceMs (WaitToSend; a
-    //    thread-safe socket, whose native timeout other threads read, polls for POLLOUT instead: WaitToSendShared). A receive
+    //    thread-safe socket, whose native timeout other threads read, keeps its slice for good: WaitToSendShared). A receive
     //    polls ZMQ_FD and the socket's waker (WaitToReceive, WaitReadable), so a Dispose or a cancellation wakes it at once,
     //    then receives without blocking. Every turn starts in NextTurn, which throws for a Dispose or a cancellation.
     // 6. The receive-wait state (its fields are in Socket.cs). A socket starts "polling"; its first blocking receive that has
-    //    to wait moves it for good to "waiting natively" (StartNativeReceiveWaits; never a thread-safe socket): the native
+    //    to wait moves it for good to "waiting natively" (StartNativeReceiveWaits; a thread-safe socket starts there, and
+    //    its sends wait natively too, with a SNDTIMEO shadow: StartSharedNativeWaits): the native
     //    ZMQ_RCVTIMEO then holds a slice (NativeReceiveSliceMs, or the caller's shorter timeout) and the caller's value lives
     //    in the RCVTIMEO shadow, which the option calls read and write through TryReadKeptOption and OnOptionWritten
     //    (Socket.Options.cs). From then on step 2 of a blocking receive is libzmq's blocking receive itself, which costs what
@@ -437,16 +438,42 @@ namespace NetZeroMQ
         }
 
         /// <summary>
-        /// Blocking send on a thread-safe socket, where the native timeout cannot be changed for one call (another thread's
-        /// send reads it at the same time): waits in <c>zmq_poll</c> for the socket to be writable, or the waker (Dispose), in
-        /// slices of at most <see cref="UninterruptibleSliceMs"/>, then sends without blocking. SERVER and PEER report writable
-        /// even when the addressed peer's pipe is full (libzmq's <c>xhas_out</c> is always true there), so a send that still
-        /// would block after a writable report waits a millisecond before the next try instead of spinning.
+        /// Blocking send on a thread-safe socket. A blocking form (the socket's timeout) waits inside libzmq, in turns of the
+        /// native <c>ZMQ_SNDTIMEO</c>, which holds a slice for good (<see cref="StartSharedNativeWaits"/>): libzmq's own wait for
+        /// the peer to take messages, what a C program's blocking send costs, and a Dispose or a cancellation is seen between
+        /// turns. The rest of a timeout shorter than a turn, and the timed Try forms, wait in <c>zmq_poll</c> for the socket to
+        /// be writable, or the waker (Dispose), in slices of at most <see cref="UninterruptibleSliceMs"/>, then send without
+        /// blocking. SERVER, PEER and RADIO report writable even when the peer's pipe is full (libzmq's <c>xhas_out</c> is
+        /// always true there), so a send that still would block after a writable report waits a millisecond before the next
+        /// try instead of spinning.
         /// </summary>
         private int WaitToSendShared<T>(ref T op, int flags, TransferWait wait)
             where T : struct, INativeTransfer
         {
             Deadline deadline = Deadline.After(wait.UsesSocketTimeout ? GetInt32Unguarded(Interop.Zmq.ZMQ_SNDTIMEO) : wait.TimeoutMilliseconds);
+            if (wait.UsesSocketTimeout)
+            {
+                while (true)
+                {
+                    int turn = NextTurn(deadline, wait.CancellationToken, sliced: true);
+                    if (turn == 0)
+                    {
+                        return TimedOut(wait, "send");
+                    }
+
+                    if (turn < _nativeSendWaitMs)
+                    {
+                        break; // less time left than a native turn lasts: the rest is polled below
+                    }
+
+                    int rc = AttemptWhileWaiting(ref op, flags & ~Interop.Zmq.ZMQ_DONTWAIT, "send");
+                    if (rc >= 0)
+                    {
+                        return rc;
+                    }
+                }
+            }
+
             WakerHandle? waker = GetOrCreateWakerUnguarded();
             while (true)
             {
@@ -725,8 +752,8 @@ namespace NetZeroMQ
 
         /// <summary>
         /// Puts the slice in place, at the first blocking receive that had to wait (most sockets never get here: they never
-        /// wait to receive, or they are thread-safe, where the native timeout is shared by every thread's receive and stays the
-        /// caller's). The caller holds the socket.
+        /// wait to receive, or they are thread-safe and wait natively from their creation, <see cref="StartSharedNativeWaits"/>).
+        /// The caller holds the socket.
         /// </summary>
         private void StartNativeReceiveWaits()
         {
@@ -741,6 +768,23 @@ namespace NetZeroMQ
         }
 
         /// <summary>
+        /// Puts both slices in place on a new thread-safe socket, before anyone else can use it: its blocking receives and sends
+        /// wait inside libzmq from the first, as a C program's do. Polling is no way to wait on these sockets: they have no
+        /// <c>ZMQ_FD</c>, and each <c>zmq_poll</c> of one builds a poller with a descriptor of its own and tears it down again.
+        /// The native timeouts are read by every thread's call at once, so they are set once, here and when the caller's
+        /// values change (<see cref="OnOptionWritten"/>), never per call; the caller's values live in the shadows, where both
+        /// start as libzmq's default (infinite).
+        /// </summary>
+        private void StartSharedNativeWaits()
+        {
+            _receiveTimeoutMs = Milliseconds.Infinite;
+            ApplyReceiveTimeout();
+            _blockingReceiveFlags = 0;
+            _sendTimeoutMs = Milliseconds.Infinite;
+            ApplySendTimeout();
+        }
+
+        /// <summary>
         /// Sets the native timeout from <see cref="_receiveTimeoutMs"/>: the slice, or the caller's timeout where that is
         /// shorter (then the native wait is the whole wait).
         /// </summary>
@@ -748,6 +792,14 @@ namespace NetZeroMQ
         {
             _nativeReceiveWaitMs = _receiveTimeoutMs < 0 ? NativeReceiveSliceMs : Math.Min(_receiveTimeoutMs, NativeReceiveSliceMs);
             SetInt32Unguarded(Interop.Zmq.ZMQ_RCVTIMEO, _nativeReceiveWaitMs);
+        }
+
+        /// <summary>A thread-safe socket's <see cref="ApplyReceiveTimeout"/> for sends: the native <c>ZMQ_SNDTIMEO</c> from
+        /// <see cref="_sendTimeoutMs"/>, a slice of at most <see cref="UninterruptibleSliceMs"/>.</summary>
+        private void ApplySendTimeout()
+        {
+            _nativeSendWaitMs = _sendTimeoutMs < 0 ? UninterruptibleSliceMs : Math.Min(_sendTimeoutMs, UninterruptibleSliceMs);
+            SetInt32Unguarded(Interop.Zmq.ZMQ_SNDTIMEO, _nativeSendWaitMs);
         }
 
         /// <summary>
@@ -801,30 +853,53 @@ namespace NetZeroMQ
             WaitsNatively(wait) && firstResult == WouldBlock ? Math.Max(_nativeReceiveWaitMs - 1, 0) : 0;
 
         /// <summary>
-        /// A read of <paramref name="option"/> answered from the kept receive timeout: true (and the value written) when the
-        /// option is <c>ZMQ_RCVTIMEO</c> and the native one holds the slice.
+        /// A read of <paramref name="option"/> answered from a kept timeout: true (and the value written) when the option is
+        /// <c>ZMQ_RCVTIMEO</c> and the native one holds the slice, or <c>ZMQ_SNDTIMEO</c> on a thread-safe socket.
         /// </summary>
         private bool TryReadKeptOption(int option, void* value, nuint size)
         {
-            if (option != Interop.Zmq.ZMQ_RCVTIMEO || !ReceivesWaitNatively || size != sizeof(int))
+            if (size != sizeof(int))
             {
                 return false;
             }
 
-            *(int*)value = _receiveTimeoutMs;
-            return true;
+            if (option == Interop.Zmq.ZMQ_RCVTIMEO && ReceivesWaitNatively)
+            {
+                *(int*)value = _receiveTimeoutMs;
+                return true;
+            }
+
+            if (option == Interop.Zmq.ZMQ_SNDTIMEO && IsThreadSafe)
+            {
+                *(int*)value = _sendTimeoutMs;
+                return true;
+            }
+
+            return false;
         }
 
         /// <summary>
-        /// After libzmq accepted a write of <paramref name="option"/> (so the value is valid): a new receive timeout is kept and
-        /// the native one set again from it.
+        /// After libzmq accepted a write of <paramref name="option"/> (so the value is valid): a new kept timeout is kept and
+        /// the native one set again from it. On a thread-safe socket another thread's wait may start between libzmq's write
+        /// and this one, and then waits natively for the caller's value rather than a slice: up to that long before it sees a
+        /// Dispose, never longer than the caller asked for.
         /// </summary>
         private void OnOptionWritten(int option, void* value, int size)
         {
-            if (option == Interop.Zmq.ZMQ_RCVTIMEO && ReceivesWaitNatively && size == sizeof(int))
+            if (size != sizeof(int))
+            {
+                return;
+            }
+
+            if (option == Interop.Zmq.ZMQ_RCVTIMEO && ReceivesWaitNatively)
             {
                 _receiveTimeoutMs = *(int*)value;
                 ApplyReceiveTimeout();
+            }
+            else if (option == Interop.Zmq.ZMQ_SNDTIMEO && IsThreadSafe)
+            {
+                _sendTimeoutMs = *(int*)value;
+                ApplySendTimeout();
             }
         }
     }

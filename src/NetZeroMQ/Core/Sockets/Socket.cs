@@ -92,6 +92,15 @@ namespace NetZeroMQ
         /// <summary>The RCVTIMEO shadow: the caller's receive timeout (-1: infinite) while <see cref="ReceivesWaitNatively"/>.</summary>
         private int _receiveTimeoutMs;
 
+        // A thread-safe socket waits natively from its creation, both ways (StartSharedNativeWaits): its native timeouts are
+        // shared by every thread's call, so they hold slices for good and the caller's values live in the shadows.
+
+        /// <summary>The native <c>ZMQ_SNDTIMEO</c> of a thread-safe socket: the slice, or the caller's shorter timeout.</summary>
+        private int _nativeSendWaitMs;
+
+        /// <summary>The SNDTIMEO shadow of a thread-safe socket: the caller's send timeout (-1: infinite).</summary>
+        private int _sendTimeoutMs;
+
         /// <summary>Set when the context's Dispose closed this socket (not its owner): the disposed error then says so.</summary>
         private volatile bool _closedWithContext;
 
@@ -158,6 +167,10 @@ namespace NetZeroMQ
                 _socket = socket;
                 int linger = context.DefaultLingerMilliseconds;
                 Interop.Zmq.zmq_setsockopt(socket, Interop.Zmq.ZMQ_LINGER, &linger, sizeof(int));
+                if (threadSafe)
+                {
+                    StartSharedNativeWaits();
+                }
             }
             finally
             {
