@@ -15,7 +15,8 @@ namespace NetZeroMQ.Benchmarks.Modes;
 /// </summary>
 public static class WakeUpCellMode
 {
-    private static readonly Option<string> s_mode = CliOptions.OneOf("--mode", "async", "blocking: a thread blocked in Recv; async: awaited RecvAsync", "blocking", "async");
+    private static readonly Option<string> s_mode = CliOptions.OneOf(
+        "--mode", "async", "blocking: a thread blocked in Recv; async: awaited RecvAsync; observed: RecvAsync's completion seen by a spinning sender (no continuation)", "blocking", "async", "observed");
     private static readonly Option<int> s_sockets = CliOptions.Int("--sockets", 1, "async: DEALERs with a receive pending in the reactor (blocking: always 1)");
     private static readonly Option<int> s_count = CliOptions.Int("--count", 20_000, "timed wake-ups");
     private static readonly Option<int> s_timeoutMs = CliOptions.Int("--timeout-ms", 20_000, "send/receive timeout, in milliseconds");
@@ -36,7 +37,7 @@ public static class WakeUpCellMode
     private static int Run(ParseResult options)
     {
         string mode = options.GetValue(s_mode)!;
-        int sockets = mode == "async" ? options.GetValue(s_sockets) : 1;
+        int sockets = mode == "blocking" ? 1 : options.GetValue(s_sockets);
         int count = options.GetValue(s_count);
         var timeout = TimeSpan.FromMilliseconds(options.GetValue(s_timeoutMs));
         int warmup = options.GetValue(s_warmup) ?? count;
@@ -45,7 +46,7 @@ public static class WakeUpCellMode
         WakeUpRig rig;
         try
         {
-            rig = new WakeUpRig(mode == "async", sockets, timeout);
+            rig = new WakeUpRig(mode == "async", sockets, timeout, observed: mode == "observed");
         }
         catch (Exception e)
         {

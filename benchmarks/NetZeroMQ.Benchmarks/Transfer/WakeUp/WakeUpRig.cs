@@ -15,6 +15,10 @@ namespace NetZeroMQ.Benchmarks.Transfer.WakeUp;
 /// <item><c>async</c>: <c>--sockets</c> DEALERs, each with an awaited <c>RecvAsync</c> pending in the reactor; one message to
 /// each in turn, awaited (the clock is read in the continuation), and the receive posted again, so every message is a reactor
 /// wake-up beside N - 1 armed waits (ReactorScaleBenchmarks' case, timed one message at a time).</item>
+/// <item><c>observed</c> (a diagnostic): the same pending receives, but the sending thread spins on the task's
+/// <c>IsCompleted</c> instead of awaiting it, so the time ends when the reactor thread has woken, received the frame and
+/// completed the operation, before any continuation is scheduled: <c>async</c> minus <c>observed</c> is what the hop to
+/// the thread pool and the continuation's start add.</item>
 /// </list>
 /// </summary>
 public sealed class WakeUpRig : IDisposable
@@ -28,6 +32,7 @@ public sealed class WakeUpRig : IDisposable
     private readonly byte[][] _buffers;
     private readonly ValueTask<RecvResult>[] _pending;
     private readonly bool _awaited;
+    private readonly bool _observed;
     private readonly byte[] _payload = new byte[Size];
     private readonly Socket? _ackPush;
     private readonly Socket? _ackPull;
@@ -40,9 +45,11 @@ public sealed class WakeUpRig : IDisposable
     private volatile bool _stopping;
     private volatile Exception? _waiterFailure;
 
-    public WakeUpRig(bool awaited, int sockets, TimeSpan timeout)
+    public WakeUpRig(bool awaited, int sockets, TimeSpan timeout, bool observed = false)
     {
-        _awaited = awaited;
+        _awaited = awaited || observed;
+        _observed = observed;
+        awaited = _awaited;
         int n = awaited ? sockets : 1;
         _context = new Context { DefaultLinger = TimeSpan.Zero, MaxSockets = n + 16 }; // libzmq allows 1,023 by default
         _dealers = new Socket[n];
@@ -100,6 +107,12 @@ public sealed class WakeUpRig : IDisposable
     /// <summary><paramref name="ticks"/>.Length wake-ups, each timed alone (Stopwatch ticks from the send to the waiter running).</summary>
     public void Measure(long[] ticks)
     {
+        if (_observed)
+        {
+            MeasureObserved(ticks);
+            return;
+        }
+
         if (_awaited)
         {
             MeasureAwaited(ticks).GetAwaiter().GetResult();
@@ -134,6 +147,27 @@ public sealed class WakeUpRig : IDisposable
             RecvResult result = await _pending[i];
             ticks[k] = Stopwatch.GetTimestamp() - sent;
             Check(result);
+            _pending[i] = _dealers[i].RecvAsync(_buffers[i]);
+        }
+    }
+
+    private void MeasureObserved(long[] ticks)
+    {
+        for (int k = 0; k < ticks.Length; k++)
+        {
+            int i = _next;
+            _next = i + 1 == _dealers.Length ? 0 : i + 1;
+            long sent = Stopwatch.GetTimestamp();
+            _router.Send(_ids[i], SendFlags.SendMore);
+            _router.Send(_payload);
+            ValueTask<RecvResult> pending = _pending[i];
+            while (!pending.IsCompleted)
+            {
+                // Spin: the point is to see the completion the moment the reactor thread makes it.
+            }
+
+            ticks[k] = Stopwatch.GetTimestamp() - sent;
+            Check(pending.GetAwaiter().GetResult());
             _pending[i] = _dealers[i].RecvAsync(_buffers[i]);
         }
     }
