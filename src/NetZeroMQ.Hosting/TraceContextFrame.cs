@@ -48,18 +48,14 @@ namespace NetZeroMQ.Hosting
                 throw new ArgumentException("A trace frame follows the message's own frames; the message has none.", nameof(message));
             }
 
-            // "00-" trace id "-" span id "-" flags: 55 characters. The ids are written as lowercase hex from their bytes (CopyTo),
-            // not through ToHexString, whose two strings would be allocated for every traced message.
+            // "00-" trace id "-" span id "-" flags: 55 characters.
             Span<byte> frame = stackalloc byte[MaxLength];
-            Span<byte> id = stackalloc byte[16];
             int length = Marker.Length;
             Marker.CopyTo(frame);
             length += Encoding.ASCII.GetBytes("00-", frame[length..]);
-            context.TraceId.CopyTo(id);
-            length += WriteHex(id, frame[length..]);
+            length += Encoding.ASCII.GetBytes(context.TraceId.ToHexString(), frame[length..]);
             frame[length++] = (byte)'-';
-            context.SpanId.CopyTo(id[..8]);
-            length += WriteHex(id[..8], frame[length..]);
+            length += Encoding.ASCII.GetBytes(context.SpanId.ToHexString(), frame[length..]);
             frame[length++] = (byte)'-';
             length += Encoding.ASCII.GetBytes((context.TraceFlags & ActivityTraceFlags.Recorded) != 0 ? "01" : "00", frame[length..]);
             if (!string.IsNullOrEmpty(traceState) && length + 1 + Encoding.UTF8.GetByteCount(traceState) <= MaxLength)
@@ -69,19 +65,6 @@ namespace NetZeroMQ.Hosting
             }
 
             message.Add(frame[..length]);
-        }
-
-        /// <summary>Writes <paramref name="bytes"/> as lowercase hex (W3C's form); returns the characters written.</summary>
-        private static int WriteHex(ReadOnlySpan<byte> bytes, Span<byte> destination)
-        {
-            ReadOnlySpan<byte> digits = "0123456789abcdef"u8;
-            for (int i = 0; i < bytes.Length; i++)
-            {
-                destination[2 * i] = digits[bytes[i] >> 4];
-                destination[(2 * i) + 1] = digits[bytes[i] & 0xF];
-            }
-
-            return 2 * bytes.Length;
         }
 
         /// <summary>
