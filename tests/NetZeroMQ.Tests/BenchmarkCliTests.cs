@@ -55,6 +55,7 @@ namespace NetZeroMQ.Tests
         [InlineData("--netmq", "--bogus")]
         [InlineData("--netmq-cell", "--bogus")]
         [InlineData("--rtt-cell", "--bogus")]
+        [InlineData("--wake-cell", "--bogus")]
         [InlineData("--matrix", "--bogus")]
         [InlineData("--quick", "--bogus")]
         public void UnknownOption_ExitsTwoWithTheErrorAndUsageOnStderr(params string[] args)
@@ -98,6 +99,9 @@ namespace NetZeroMQ.Tests
         [InlineData("--transport: unknown value 'ipc' (one of: inproc, tcp)", "--netmq-cell", "--transport", "ipc")]
         [InlineData("--impl: unknown value 'zmq' (one of: netzeromq, netmq)", "--rtt-cell", "--impl", "zmq")]
         [InlineData("--pattern: unknown value 'pushpull'", "--rtt-cell", "--pattern", "pushpull")]
+        [InlineData("--mode: unknown value 'fast' (one of: blocking, async)", "--rtt-cell", "--mode", "fast")]
+        [InlineData("--mode: unknown value 'spin' (one of: blocking, async, observed)", "--wake-cell", "--mode", "spin")]
+        [InlineData("--wake-sockets applies only with --latency", "--native", "--wake-sockets", "1,10")]
         [InlineData("--warmup-seconds: '0' is not a positive number", "--native", "--warmup-seconds", "0")]
         [InlineData("--patterns: unknown value 'reqrep' (one of: pushpull, pair, pubsub, dealerdealer, dealerrouter, routerrouter, routerrouterpoller)", "--matrix", "--patterns", "reqrep")]
         [InlineData("--api: unknown value 'frame' (one of: buf, msg, zc)", "--matrix", "--api", "frame")]
@@ -150,6 +154,35 @@ namespace NetZeroMQ.Tests
                 Assert.Equal("", output);
                 Assert.Contains("not run: the loaded libzmq has no draft API", error, StringComparison.Ordinal);
             }
+        }
+
+        [Theory]
+        [InlineData("netzeromq", "reqrep")]
+        [InlineData("netzeromq", "dealerrouter")]
+        [InlineData("netmq", "dealerrouter")]
+        public void RttCellAsync_EchoesEveryRoundTripAndSaysItAwaited(string impl, string pattern)
+        {
+            (int exitCode, string output, string error) = RunTool(
+                "--rtt-cell", "--impl", impl, "--mode", "async", "--pattern", pattern, "--transport", "inproc", "--count", "300", "--warmup", "0", "--timeout-ms", "10000");
+
+            Assert.True(exitCode == 0, error);
+            Assert.Contains($"pattern={pattern} transport=inproc size=64 count=300 mode=async ", output, StringComparison.Ordinal);
+            Assert.Matches(@"rtt_p50_us=\d+\.\d\d rtt_p99_us=\d+\.\d\d", output);
+        }
+
+        [Theory]
+        [InlineData("blocking", "1")]
+        [InlineData("async", "3")]
+        [InlineData("observed", "3")]
+        public void WakeCell_EachMode_PrintsTheWakeUpsItMeasured(string mode, string sockets)
+        {
+            (int exitCode, string output, string error) = RunTool(
+                "--wake-cell", "--mode", mode, "--sockets", sockets, "--count", "300", "--warmup", "0", "--timeout-ms", "10000");
+
+            Assert.True(exitCode == 0, error);
+            Assert.Contains($"pattern=wakeup transport=inproc size=64 count=300 mode={mode} sockets={sockets} ", output, StringComparison.Ordinal);
+            Assert.Matches(@"wake_p50_us=\d+\.\d\d wake_p99_us=\d+\.\d\d", output);
+            Assert.Contains(mode == "blocking" ? " reactor=none " : " reactor=", output, StringComparison.Ordinal);
         }
 
         [Fact]

@@ -14,6 +14,7 @@ public static class Categories
     public const string RoundTrip = "RoundTrip";
     public const string NetMQ = "NetMQ";
     public const string Proxy = "Proxy";
+    public const string Tracing = "Tracing";
 
     public const string PushPull = "PushPull";
     public const string PubSub = "PubSub";

@@ -38,6 +38,7 @@ public static class BenchmarkCommandLine
         NativeCellMode.Command,
         NetMqCellMode.Command,
         RoundTripCellMode.Command,
+        WakeUpCellMode.Command,
     };
 
     public static RootCommand Root { get; } = Build();

@@ -32,7 +32,7 @@ public static class HelpText
         output.WriteLine();
         output.WriteLine("Exit codes: 0 ok; 1 a benchmark, --test or --alloc-test failed; 2 usage error, nothing selected or a missing");
         output.WriteLine("prerequisite (gcc, libzmq headers, taskset); 3 a --native, --netmq, --matrix or cell (--cell, --netmq-cell,");
-        output.WriteLine("--rtt-cell) measurement failed.");
+        output.WriteLine("--rtt-cell, --wake-cell) measurement failed.");
     }
 
     /// <summary>The start of the help: how to call the tool and its modes. Printed under a usage error.</summary>

@@ -1,4 +1,5 @@
 using System;
+using System.Diagnostics;
 using System.Linq;
 using System.CommandLine;
 using NetZeroMQ.Benchmarks.Cli;
@@ -56,6 +57,7 @@ public static class AllocationTestMode
         }
 
         failures += MeasureThreadSafeAsync();
+        failures += MeasureTracedSend();
         Console.WriteLine();
         Console.WriteLine(NativeAllocationNote.Text);
         Console.WriteLine();
@@ -152,6 +154,45 @@ public static class AllocationTestMode
                 $"| client/server (thread-safe, draft) | {transport} | {SmallMessage} | Span/Message | Async ping-pong (process-wide) | {messages:N0} | " +
                 $"{PerMessage(bytes, messages)} | (included) | < 0.1 | {(allocatesPerMessage ? "FAIL" : "ok")} |");
             failures += allocatesPerMessage ? 1 : 0;
+        }
+
+        return failures;
+    }
+
+    /// <summary>
+    /// NetZeroMQ.Hosting's traced send with no listener on the <c>NetZeroMQ</c> activity source (issue: "no cost on the
+    /// per-message path when no listener is attached"), beside the untraced send it wraps, on one thread (see
+    /// <see cref="TracedSendRig"/>): both must allocate nothing. A third row sends inside an application's activity (one for
+    /// the whole batch, started without any listener, as a request's activity is): the context then travels in a trace frame
+    /// per message, which reuses the multipart message's spare frame and the activity's cached ids, so it must allocate nothing
+    /// either.
+    /// </summary>
+    private static int MeasureTracedSend()
+    {
+        const int Count = 20_000;
+        using var rig = new TracedSendRig();
+        string listener = TracedSendRig.HasListener() ? "a listener is attached: the rows below do not measure the no-listener path" : "no listener";
+        int failures = 0;
+        foreach ((string name, bool traced, bool inActivity) in new[] { ("SendMultipartAsync (untraced)", false, false), ("SendTracedAsync, no listener", true, false), ("SendTracedAsync, no listener, inside an activity", true, true) })
+        {
+            using Activity? outer = inActivity ? new Activity("request").Start() : null;
+            int frames = inActivity ? 2 : 1;
+            rig.Run(Count, traced, frames);
+            rig.Run(Count, traced, frames);
+            int waitsBefore = rig.Waits;
+            long least = long.MaxValue;
+            for (int i = 0; i < MeasuredBatches; i++)
+            {
+                least = Math.Min(least, rig.Allocated(Count, traced, frames));
+            }
+
+            bool allocated = least != 0;
+            string waited = rig.Waits == waitsBefore ? "" : $" ({rig.Waits - waitsBefore} sends waited)";
+            string result = (allocated ? "FAIL" : "ok") + waited;
+            Console.WriteLine(
+                $"| pushpull (NetZeroMQ.Hosting, {listener}) | inproc | 64 | {name} | one thread, batches of {TracedSendRig.Batch} | {Count:N0} | " +
+                $"{PerMessage(least, Count)} | (same thread) | 0 | {result} |");
+            failures += allocated ? 1 : 0;
         }
 
         return failures;

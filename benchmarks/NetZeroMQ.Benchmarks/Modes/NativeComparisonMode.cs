@@ -18,7 +18,8 @@ namespace NetZeroMQ.Benchmarks.Modes;
 /// Prints the median msg/s of each side, their spread ((max - min) / median) and the ratio .NET / native. The count comes
 /// from a native pilot run (--seconds of work, default 0.3) unless --count is given.
 /// --latency: round trips instead of streams (REQ/REP and DEALER/ROUTER ping-pong, the C program's --roundtrip against
-/// --rtt-cell): median p50 and p99 of each side and their ratios (.NET / native: above 1 is slower).
+/// --rtt-cell, blocking and awaited): median p50 and p99 of each side and their ratios (.NET / native: above 1 is slower); then
+/// single wake-ups of an awaited receive with 1 to 10,000 receives pending (--wake-cell) against a blocking wake-up.
 /// </summary>
 public static class NativeComparisonMode
 {
@@ -37,6 +38,8 @@ public static class NativeComparisonMode
         "--apis", "msg,buf", "msg: Message vs zmq_msg_*; buf: spans vs zmq_send/zmq_recv; zc: SendZeroCopy vs zmq_msg_init_data", "msg", "buf", "zc");
     private static readonly Option<IReadOnlyList<string>> s_modes = CliOptions.ListOf(
         "--modes", "blocking", "receive modes (the ones the native program has)", "blocking", "nonblocking", "poller");
+    private static readonly Option<IReadOnlyList<int>> s_wakeSockets = CliOptions.IntList(
+        "--wake-sockets", "1,1000,10000", "--latency: awaited wake-ups with this many receives pending, against a blocking wake-up");
     private static readonly Option<int?> s_count = CliOptions.OptionalInt("--count", "messages (round trips) per run, the same for both sides [default: from a native pilot run]");
     private static readonly Option<double> s_seconds = CliOptions.PositiveDouble("--seconds", 0.3, "native seconds of work that the pilot run sizes the count for");
     private static readonly Option<double> s_warmupSeconds = CliOptions.PositiveDouble(
@@ -59,10 +62,18 @@ public static class NativeComparisonMode
             s_transports,
             s_apis,
             s_modes,
+            s_wakeSockets,
             s_count,
             s_seconds,
             s_warmupSeconds);
         command.Validators.Add(result => RejectWithLatency(result, s_latency, s_patterns, s_apis, s_modes));
+        command.Validators.Add(result =>
+        {
+            if (result.GetResult(s_wakeSockets) is { Implicit: false } && result.GetResult(s_latency) is not { Implicit: false })
+            {
+                result.AddError("--wake-sockets applies only with --latency");
+            }
+        });
         return command;
     }
 
@@ -103,7 +114,7 @@ public static class NativeComparisonMode
         IReadOnlyList<string> patterns = latency ? new[] { "reqrep", "dealerrouter" } : options.GetValue(s_patterns)!;
         IReadOnlyList<string> transports = options.GetValue(s_transports)!;
         IReadOnlyList<string> apis = latency ? new[] { "buf" } : options.GetValue(s_apis)!;
-        IReadOnlyList<string> modes = latency ? new[] { "blocking" } : options.GetValue(s_modes)!;
+        IReadOnlyList<string> modes = latency ? RoundTripModes : options.GetValue(s_modes)!;
         int? fixedCount = options.GetValue(s_count);
         double seconds = options.GetValue(s_seconds);
         double warmupSeconds = options.GetValue(s_warmupSeconds);
@@ -122,7 +133,8 @@ public static class NativeComparisonMode
         bool dotnetDraft = DraftApi.IsAvailable;
         Console.WriteLine($"libzmq native ({NativeProgram.LibraryChoice}): {nativeLibzmq.Line}");
         Console.WriteLine($"libzmq .NET: libzmq={Context.Version} draft={(dotnetDraft ? 1 : 0)} libzmq_path={Libzmq.LoadedFrom}");
-        int cells = patterns.Count * transports.Count * sizes.Count * apis.Count * modes.Count;
+        IReadOnlyList<int> wakeSockets = latency ? options.GetValue(s_wakeSockets)! : Array.Empty<int>();
+        int cells = patterns.Count * transports.Count * sizes.Count * apis.Count * modes.Count + wakeSockets.Count;
         using var progress = new ComparisonProgress(latency ? "--native --latency" : "--native", runner, cells, rounds, seconds, warmupSeconds, pin);
         var rows = new List<string>();
         foreach (string pattern in patterns)
@@ -132,7 +144,8 @@ public static class NativeComparisonMode
         foreach (string mode in modes)
         {
             string[] cell = { "--pattern", pattern, "--transport", transport, "--size", Interleaved.Invariant(size), "--mode", mode, "--api", api };
-            string[] nativeCell = latency ? cell.Append("--roundtrip").ToArray() : cell;
+            // Round trips: the C program always blocks; the .NET side blocks or awaits, against the same native baseline.
+            string[] nativeCell = latency ? new[] { "--pattern", pattern, "--transport", transport, "--size", Interleaved.Invariant(size), "--mode", "blocking", "--api", api, "--roundtrip" } : cell;
             if (DraftNotRun(pattern, api, nativeDraft && dotnetDraft) is string notRun)
             {
                 Console.WriteLine($"  {pattern} {transport} {size} {api} {mode}: {notRun}");
@@ -144,7 +157,7 @@ public static class NativeComparisonMode
             int count = fixedCount ?? PilotCount(runner, native, nativeCell, size, seconds, latency);
             if (count <= 0)
             {
-                rows.Add($"| {pattern} | {transport} | {size} | {(latency ? "" : api + " | " + mode + " | ")}- | pilot failed | | | | |");
+                rows.Add($"| {pattern} | {transport} | {size} | {(latency ? mode + " | " : api + " | " + mode + " | ")}- | pilot failed | | | | |");
                 progress.Skipped($"{pattern} {transport} {size} {api} {mode}", "pilot failed");
                 continue;
             }
@@ -153,14 +166,14 @@ public static class NativeComparisonMode
             string w = Interleaved.Invariant(warmupSeconds);
             ChildCommand nativeCommand = NativeProgram.Command(native, nativeCell.Concat(new[] { "--count", n, "--warmup", n, "--warmup-seconds", w }).ToArray());
             ChildCommand dotnetCommand = latency
-                ? Interleaved.Self(new[] { "--rtt-cell", "--impl", "netzeromq", "--pattern", pattern, "--transport", transport, "--size", Interleaved.Invariant(size), "--count", n, "--warmup", n, "--warmup-seconds", w })
+                ? Interleaved.Self(new[] { "--rtt-cell", "--impl", "netzeromq", "--mode", mode, "--pattern", pattern, "--transport", transport, "--size", Interleaved.Invariant(size), "--count", n, "--warmup", n, "--warmup-seconds", w })
                 : Interleaved.Self(new[] { "--cell" }.Concat(cell).Concat(new[] { "--count", n, "--jit-warmup", n, "--jit-warmup-seconds", w }));
-            string label = $"{pattern} {transport} {size} {(latency ? "round trip" : api + " " + mode)} count={count}";
+            string label = $"{pattern} {transport} {size} {(latency ? mode + " round trip" : api + " " + mode)} count={count}";
             if (latency)
             {
-                (List<ChildResult> nr, List<ChildResult> dr) = runner.Run(label, rounds, nativeCommand, dotnetCommand, "native p50", ".NET p50", "rtt_p50_us", 1, " µs");
-                rows.Add(LatencyRow(pattern, transport, size, count, nr, dr));
-                progress.Cell($"{pattern} {transport} {size} round trip", nr, dr, "rtt_p50_us", "p50 .NET / native");
+                (List<ChildResult> nr, List<ChildResult> dr) = runner.Run(label, rounds, nativeCommand, dotnetCommand, "native p50", ".NET " + mode + " p50", "rtt_p50_us", 1, " µs");
+                rows.Add(LatencyRow(pattern, transport, size, mode, count, nr, dr));
+                progress.Cell($"{pattern} {transport} {size} {mode} round trip", nr, dr, "rtt_p50_us", "p50 .NET / native");
                 continue;
             }
 
@@ -176,6 +189,19 @@ public static class NativeComparisonMode
             rows.Add($"| {pattern} | {transport} | {size} | {api} | {mode} | {count:N0} | {ns.Median:N0} | {ns.Spread:P0} | {ds.Median:N0} | {ds.Spread:P0} | {Interleaved.Ratio(ds.Median, ns.Median)} |");
         }
 
+        var wakeRows = new List<string>();
+        foreach (int sockets in wakeSockets)
+        {
+            int count = fixedCount ?? Math.Max(20_000, 2 * sockets);
+            string n = Interleaved.Invariant(count);
+            string[] timing = { "--count", n, "--warmup", n, "--warmup-seconds", Interleaved.Invariant(warmupSeconds) };
+            ChildCommand blocking = Interleaved.Self(new[] { "--wake-cell", "--mode", "blocking" }.Concat(timing));
+            ChildCommand awaited = Interleaved.Self(new[] { "--wake-cell", "--mode", "async", "--sockets", Interleaved.Invariant(sockets) }.Concat(timing));
+            (List<ChildResult> br, List<ChildResult> ar) = runner.Run($"wake-up, {sockets} pending, count={count}", rounds, blocking, awaited, "blocking p50", "awaited p50", "wake_p50_us", 1, " µs");
+            wakeRows.Add(LatencyRow("wake-up", "inproc", 64, $"async, {sockets:N0} pending", count, br, ar, "wake"));
+            progress.Cell($"wake-up, {sockets} pending", br, ar, "wake_p50_us", "p50 awaited / blocking");
+        }
+
         Console.WriteLine();
         string placement = pin ? "all threads on CPU 0 via taskset -c 0" : "unpinned";
         string warm = $"both sides after at least {Interleaved.Invariant(warmupSeconds)} s of untimed batches of count on the same sockets";
@@ -184,8 +210,10 @@ public static class NativeComparisonMode
             Console.WriteLine($"Round trips, 64 B unless --sizes: median over {rounds} interleaved rounds of each run's p50 and p99 ({placement}; {warm}).");
             Console.WriteLine("Ratios are .NET / native latency: above 1.00 is slower. Spread = (max - min) / median of the p50s.");
             Console.WriteLine();
-            Console.WriteLine("| pattern | transport | size | round trips | native p50 µs | native spread | .NET p50 µs | .NET spread | p50 .NET / native | native p99 µs | .NET p99 µs | p99 .NET / native |");
-            Console.WriteLine("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+            Console.WriteLine("Mode: how the .NET side waits (blocking calls, or awaited SendAsync/RecvAsync on both sides); native C always blocks.");
+            Console.WriteLine();
+            Console.WriteLine("| pattern | transport | size | mode | round trips | native p50 µs | native spread | .NET p50 µs | .NET spread | p50 .NET / native | native p99 µs | .NET p99 µs | p99 .NET / native |");
+            Console.WriteLine("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         }
         else
         {
@@ -196,6 +224,17 @@ public static class NativeComparisonMode
         }
 
         int exit = runner.PrintRows(rows);
+        if (wakeRows.Count > 0)
+        {
+            Console.WriteLine();
+            Console.WriteLine("Wake-ups (one way, from the ROUTER's send to the waiting DEALER running again), inproc 64 B: a thread blocked in Recv");
+            Console.WriteLine("(the reference) against an awaited RecvAsync with N receives pending in the reactor. Ratios: awaited / blocking.");
+            Console.WriteLine();
+            Console.WriteLine("| pattern | transport | size | mode | wake-ups | blocking p50 µs | blocking spread | awaited p50 µs | awaited spread | p50 awaited / blocking | blocking p99 µs | awaited p99 µs | p99 awaited / blocking |");
+            Console.WriteLine("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+            wakeRows.ForEach(Console.WriteLine);
+        }
+
         progress.Finish();
         return exit;
     }
@@ -216,16 +255,22 @@ public static class NativeComparisonMode
         return parsed == Pattern.RadioDish && api != "msg" ? "not run: every RADIO message carries a group, so only --apis msg" : null;
     }
 
-    /// <summary>One markdown row of round-trip latencies: p50 and p99 medians of both sides and their ratios.</summary>
-    public static string LatencyRow(string pattern, string transport, int size, int count, List<ChildResult> baseline, List<ChildResult> candidate)
+    /// <summary>The .NET side's ways of waiting in a round trip (--rtt-cell --mode).</summary>
+    public static readonly IReadOnlyList<string> RoundTripModes = new[] { "blocking", "async" };
+
+    /// <summary>
+    /// One markdown row of latencies (<paramref name="prefix"/>_p50_us and _p99_us: round trips or wake-ups): p50 and p99
+    /// medians of both sides and their ratios.
+    /// </summary>
+    public static string LatencyRow(string pattern, string transport, int size, string mode, int count, List<ChildResult> baseline, List<ChildResult> candidate, string prefix = "rtt")
     {
-        Stats b50 = Interleaved.Of(baseline, "rtt_p50_us");
-        Stats c50 = Interleaved.Of(candidate, "rtt_p50_us");
-        Stats b99 = Interleaved.Of(baseline, "rtt_p99_us");
-        Stats c99 = Interleaved.Of(candidate, "rtt_p99_us");
+        Stats b50 = Interleaved.Of(baseline, prefix + "_p50_us");
+        Stats c50 = Interleaved.Of(candidate, prefix + "_p50_us");
+        Stats b99 = Interleaved.Of(baseline, prefix + "_p99_us");
+        Stats c99 = Interleaved.Of(candidate, prefix + "_p99_us");
         return string.Create(
             CultureInfo.InvariantCulture,
-            $"| {pattern} | {transport} | {size} | {count:N0} | {b50.Median:F1} | {b50.Spread:P0} | {c50.Median:F1} | {c50.Spread:P0} | {Interleaved.Ratio(c50.Median, b50.Median)} | {b99.Median:F1} | {c99.Median:F1} | {Interleaved.Ratio(c99.Median, b99.Median)} |");
+            $"| {pattern} | {transport} | {size} | {mode} | {count:N0} | {b50.Median:F1} | {b50.Spread:P0} | {c50.Median:F1} | {c50.Spread:P0} | {Interleaved.Ratio(c50.Median, b50.Median)} | {b99.Median:F1} | {c99.Median:F1} | {Interleaved.Ratio(c99.Median, b99.Median)} |");
     }
 
     /// <summary>

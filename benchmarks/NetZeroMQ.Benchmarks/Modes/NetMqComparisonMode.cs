@@ -66,7 +66,8 @@ public static class NetMqComparisonMode
         IReadOnlyList<int> sizes = NativeComparisonMode.Sizes(options, s_sizes, latency);
         IReadOnlyList<string> patterns = latency ? new[] { "reqrep", "dealerrouter" } : options.GetValue(s_patterns)!;
         IReadOnlyList<string> transports = options.GetValue(s_transports)!;
-        IReadOnlyList<string> apis = latency ? new[] { "buf" } : options.GetValue(s_apis)!;
+        // Round trips: both sides block, then both await (NetMQ: its NetMQRuntime and ReceiveFrameBytesAsync).
+        IReadOnlyList<string> apis = latency ? NativeComparisonMode.RoundTripModes : options.GetValue(s_apis)!;
         int? fixedCount = options.GetValue(s_count);
         double seconds = options.GetValue(s_seconds);
         double warmupSeconds = options.GetValue(s_warmupSeconds);
@@ -94,15 +95,15 @@ public static class NetMqComparisonMode
             string netmqApi = api == "buf" ? "frame" : "msg";
             string s = Interleaved.Invariant(size);
             string[] netmqCell = latency
-                ? new[] { "--rtt-cell", "--impl", "netmq", "--pattern", pattern, "--transport", transport, "--size", s }
+                ? new[] { "--rtt-cell", "--impl", "netmq", "--mode", api, "--pattern", pattern, "--transport", transport, "--size", s }
                 : new[] { "--netmq-cell", "--pattern", pattern, "--transport", transport, "--size", s, "--api", netmqApi };
             string[] ourCell = latency
-                ? new[] { "--rtt-cell", "--impl", "netzeromq", "--pattern", pattern, "--transport", transport, "--size", s }
+                ? new[] { "--rtt-cell", "--impl", "netzeromq", "--mode", api, "--pattern", pattern, "--transport", transport, "--size", s }
                 : new[] { "--cell", "--pattern", pattern, "--transport", transport, "--size", s, "--mode", "blocking", "--api", api };
             int count = fixedCount ?? PilotCount(runner, netmqCell, seconds, latency);
             if (count <= 0)
             {
-                rows.Add($"| {pattern} | {transport} | {size} | {(latency ? "" : api + " | " + netmqApi + " | ")}- | pilot failed | | | | |");
+                rows.Add($"| {pattern} | {transport} | {size} | {(latency ? api + " | " : api + " | " + netmqApi + " | ")}- | pilot failed | | | | |");
                 progress.Skipped($"{pattern} {transport} {size} {api}", "pilot failed");
                 continue;
             }
@@ -113,12 +114,12 @@ public static class NetMqComparisonMode
             ChildCommand ours = Interleaved.Self(ourCell.Concat(latency
                 ? new[] { "--count", n, "--warmup", n, "--warmup-seconds", w }
                 : new[] { "--count", n, "--jit-warmup", n, "--jit-warmup-seconds", w }));
-            string label = $"{pattern} {transport} {size} {(latency ? "round trip" : api + "/" + netmqApi)} count={count}";
+            string label = $"{pattern} {transport} {size} {(latency ? api + " round trip" : api + "/" + netmqApi)} count={count}";
             if (latency)
             {
                 (List<ChildResult> mr, List<ChildResult> zr) = runner.Run(label, rounds, netmq, ours, "NetMQ p50", "NetZeroMQ p50", "rtt_p50_us", 1, " µs");
-                rows.Add(NativeComparisonMode.LatencyRow(pattern, transport, size, count, mr, zr) + Allocations(zr, mr));
-                progress.Cell($"{pattern} {transport} {size} round trip", mr, zr, "rtt_p50_us", "p50 NetZeroMQ / NetMQ");
+                rows.Add(NativeComparisonMode.LatencyRow(pattern, transport, size, api, count, mr, zr) + Allocations(zr, mr));
+                progress.Cell($"{pattern} {transport} {size} {api} round trip", mr, zr, "rtt_p50_us", "p50 NetZeroMQ / NetMQ");
                 continue;
             }
 
@@ -138,8 +139,10 @@ public static class NetMqComparisonMode
             Console.WriteLine($"Round trips, 64 B unless --sizes: median over {rounds} interleaved rounds of each run's p50 and p99 ({placement}; {warm}).");
             Console.WriteLine("Ratios are NetZeroMQ / NetMQ latency: below 1.00 is faster. Spread = (max - min) / median of the p50s. " + bytes);
             Console.WriteLine();
-            Console.WriteLine("| pattern | transport | size | round trips | NetMQ p50 µs | NetMQ spread | NetZeroMQ p50 µs | NetZeroMQ spread | p50 NetZeroMQ / NetMQ | NetMQ p99 µs | NetZeroMQ p99 µs | p99 NetZeroMQ / NetMQ | NetZeroMQ B/msg | NetMQ B/msg |");
-            Console.WriteLine("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+            Console.WriteLine("Mode: both sides block, or both await (NetZeroMQ: SendAsync/RecvAsync; NetMQ: NetMQRuntime, ReceiveFrameBytesAsync, SendFrame).");
+            Console.WriteLine();
+            Console.WriteLine("| pattern | transport | size | mode | round trips | NetMQ p50 µs | NetMQ spread | NetZeroMQ p50 µs | NetZeroMQ spread | p50 NetZeroMQ / NetMQ | NetMQ p99 µs | NetZeroMQ p99 µs | p99 NetZeroMQ / NetMQ | NetZeroMQ B/msg | NetMQ B/msg |");
+            Console.WriteLine("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         }
         else
         {

@@ -11,13 +11,15 @@ namespace NetZeroMQ.Benchmarks.Modes;
 /// <summary>
 /// --rtt-cell (run by --native --latency and --netmq --latency, one child process per cell and round): round trips (ping-pong)
 /// with the method of the native program's --roundtrip: the server binds and echoes on its own thread, the client connects,
-/// untimed round trips first (--warmup, --warmup-seconds), then --count round trips each timed alone. Prints one key=value line:
+/// untimed round trips first (--warmup, --warmup-seconds), then --count round trips each timed alone; --mode async awaits every
+/// send and receive on both sides (see <see cref="RoundTripRig"/>). Prints one key=value line:
 /// msg_per_sec (round trips per second), rtt_p50_us and rtt_p99_us (nearest rank, as the C program computes them),
 /// rtt_mean_us, and alloc_bytes_per_msg (managed bytes the whole process allocated per timed round trip).
 /// </summary>
 public static class RoundTripCellMode
 {
     private static readonly Option<string> s_impl = CliOptions.OneOf("--impl", "netzeromq", "which library: NetZeroMQ (span path) or NetMQ (pooled Msg)", "netzeromq", "netmq");
+    private static readonly Option<string> s_mode = CliOptions.OneOf("--mode", "blocking", "blocking calls, or awaited ones on both sides (SendAsync/RecvAsync; NetMQ: its NetMQRuntime and ReceiveFrameBytesAsync)", "blocking", "async");
     private static readonly Option<RoundTripPattern> s_pattern = CliOptions.Enum("--pattern", RoundTripPattern.ReqRep, "client-server pair");
     private static readonly Option<Transport> s_transport = CliOptions.Enum("--transport", Transport.Tcp, "transport");
     private static readonly Option<int> s_size = CliOptions.Int("--size", 64, "message size in bytes");
@@ -31,6 +33,7 @@ public static class RoundTripCellMode
         "(run by --native --latency and --netmq --latency) round trips with the native program's method; prints one key=value line",
         Run,
         s_impl,
+        s_mode,
         s_pattern,
         s_transport,
         s_size,
@@ -42,6 +45,8 @@ public static class RoundTripCellMode
     private static int Run(ParseResult options)
     {
         string impl = options.GetValue(s_impl)!;
+        string mode = options.GetValue(s_mode)!;
+        bool awaited = mode == "async";
         RoundTripPattern pattern = options.GetValue(s_pattern);
         Transport transport = options.GetValue(s_transport);
         int size = options.GetValue(s_size);
@@ -54,8 +59,8 @@ public static class RoundTripCellMode
         try
         {
             rig = impl == "netmq"
-                ? new NetMqRoundTrip(pattern, transport, size, timeout)
-                : new NetZeroMqRoundTrip(pattern, transport, size, timeout);
+                ? new NetMqRoundTrip(pattern, transport, size, timeout, awaited)
+                : new NetZeroMqRoundTrip(pattern, transport, size, timeout, awaited);
         }
         catch (NotSupportedException e)
         {
@@ -81,7 +86,7 @@ public static class RoundTripCellMode
                 double seconds = total / (double)Stopwatch.Frequency;
                 Console.WriteLine(string.Create(
                     CultureInfo.InvariantCulture,
-                    $"pattern={CliOptions.NameOf(pattern)} transport={CliOptions.NameOf(transport)} size={size} count={count} mode=blocking api=buf hwm=default " +
+                    $"pattern={CliOptions.NameOf(pattern)} transport={CliOptions.NameOf(transport)} size={size} count={count} mode={mode} api=buf hwm=default " +
                     $"seconds={seconds:F6} msg_per_sec={count / seconds:F0} rtt_p50_us={Microseconds(ticks, 50):F2} rtt_p99_us={Microseconds(ticks, 99):F2} " +
                     $"rtt_mean_us={seconds * 1e6 / count:F2} alloc_bytes_per_msg={allocated / (double)count:F1} cpus={Environment.ProcessorCount} impl={impl} " +
                     $"runtime=.NET{Environment.Version} warmup={warmup}x{batches}"));

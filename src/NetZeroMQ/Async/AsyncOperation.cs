@@ -99,9 +99,10 @@ namespace NetZeroMQ
         /// still pending afterwards and the socket's descriptor must be armed.
         /// </summary>
         /// <remarks>
-        /// With <paramref name="untilEventsSayWait"/> (a socket's own descriptor) it retries while <c>ZMQ_EVENTS</c> says ready;
-        /// without it (a thread-safe socket, whose async side reads the readiness itself, once for all its operations) it makes
-        /// exactly one attempt.
+        /// With <paramref name="untilEventsSayWait"/> (a socket's own descriptor) it reads <c>ZMQ_EVENTS</c> first and attempts
+        /// only while that says ready, so it ends either with the operation done or with <c>ZMQ_EVENTS</c> as the last call
+        /// (what makes waiting on the edge-like descriptor safe); without it (a thread-safe socket, whose async side reads the
+        /// readiness itself, once for all its operations) it makes exactly one attempt.
         /// </remarks>
         internal bool TryAdvance(SocketLease lease, bool untilEventsSayWait = true)
         {
@@ -116,15 +117,21 @@ namespace NetZeroMQ
             {
                 while (true)
                 {
-                    rc = _transfer.TryOnce(lease, out frame);
-                    if (rc >= 0 || !untilEventsSayWait)
+                    // libzmq's descriptor is edge-like: any call on the socket (the caller's own first attempt, just before)
+                    // may have consumed the very notification we would wait for. ZMQ_EVENTS processes what is pending; if it
+                    // says "not ready", waiting is safe and no attempt is made. Asking it first, rather than attempting first
+                    // and asking after a failure, spares the attempt that would fail when an operation starts to wait (each
+                    // failed attempt has libzmq look at its mailbox: a poll(2)), and costs nothing when the reactor retries
+                    // a ready socket: there ZMQ_EVENTS takes the notification and the attempt then makes no system call.
+                    if (untilEventsSayWait && (lease.Events & (_isSend ? PollEvents.Out : PollEvents.In)) == 0)
                     {
+                        rc = SocketLease.WouldBlock;
+                        frame = null;
                         break;
                     }
 
-                    // libzmq's descriptor is edge-like: the call above may have consumed the very notification we would wait
-                    // for. ZMQ_EVENTS processes what is pending; only if it still says "not ready" is waiting safe.
-                    if ((lease.Events & (_isSend ? PollEvents.Out : PollEvents.In)) == 0)
+                    rc = _transfer.TryOnce(lease, out frame);
+                    if (rc >= 0 || !untilEventsSayWait)
                     {
                         break;
                     }

@@ -1,4 +1,7 @@
 using System;
+using System.Runtime.InteropServices;
+using System.Runtime.CompilerServices;
+using System.Threading.Tasks;
 using NetMQ;
 using NetZeroMQ.Benchmarks.Transfer.NetMq;
 
@@ -7,7 +10,9 @@ namespace NetZeroMQ.Benchmarks.Transfer.RoundTrip;
 /// <summary>
 /// NetMQ's round trip over its fastest path: the client copies the payload into a pooled Msg (InitPool, buffer-manager pool)
 /// and receives the echo into one reused Msg; the server receives into reused Msgs and sends the same Msg back (NetMQ's idiom:
-/// a send takes the Msg's content). tcp and inproc only: NetMQ's ipc is tcp over loopback.
+/// a send takes the Msg's content). tcp and inproc only: NetMQ's ipc is tcp over loopback. Awaited: NetMQ's own async, a
+/// <see cref="NetMQRuntime"/> on each side's thread and <c>await ReceiveFrameBytesAsync()</c> for every frame (NetMQ has no
+/// async send and no async receive into a Msg: its sends stay <c>SendFrame</c>, which does not wait below the high-water mark).
 /// </summary>
 public sealed class NetMqRoundTrip : RoundTripRig
 {
@@ -17,8 +22,8 @@ public sealed class NetMqRoundTrip : RoundTripRig
     private readonly TimeSpan _timeout;
     private Msg _reply;
 
-    public NetMqRoundTrip(RoundTripPattern pattern, Transport transport, int size, TimeSpan timeout)
-        : base(size)
+    public NetMqRoundTrip(RoundTripPattern pattern, Transport transport, int size, TimeSpan timeout, bool awaited = false)
+        : base(size, awaited)
     {
         _routed = pattern == RoundTripPattern.DealerRouter;
         _timeout = timeout;
@@ -51,6 +56,48 @@ public sealed class NetMqRoundTrip : RoundTripRig
         NetMqSockets.SendOrThrow(_client, ref msg, _timeout, more: false);
         NetMqSockets.ReceiveOrThrow(_client, ref _reply, _timeout);
         CheckEcho(_reply.Size, payload.Length);
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    protected override async ValueTask RoundTripAsync(ReadOnlyMemory<byte> payload)
+    {
+        // The payload is the rig's own array (or empty): sent from it, as the blocking side copies from it.
+        _client.SendFrame(MemoryMarshal.TryGetArray(payload, out ArraySegment<byte> array) ? array.Array! : Array.Empty<byte>(), payload.Length);
+        (byte[] reply, _) = await _client.ReceiveFrameBytesAsync();
+        CheckEcho(reply.Length, payload.Length);
+    }
+
+    protected override async Task EchoAsync()
+    {
+        while (true)
+        {
+            byte[]? id = null;
+            if (_routed)
+            {
+                (id, _) = await _server.ReceiveFrameBytesAsync();
+            }
+
+            (byte[] frame, _) = await _server.ReceiveFrameBytesAsync();
+            if (id is not null)
+            {
+                _server.SendMoreFrame(id);
+            }
+
+            _server.SendFrame(frame);
+            if (frame.Length == 0)
+            {
+                return;
+            }
+        }
+    }
+
+    /// <summary>NetMQ's awaits complete on the thread that runs its runtime (a poller with a synchronization context).</summary>
+    protected override void RunAsync(Func<Task> loop)
+    {
+        using var runtime = new NetMQRuntime();
+        Task task = loop();
+        runtime.Run(task);
+        task.GetAwaiter().GetResult();
     }
 
     protected override void Echo()
