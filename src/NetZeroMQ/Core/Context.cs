@@ -161,6 +161,8 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentNullException"><paramref name="option"/> is null.</exception>
         /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
         /// <exception cref="InvalidOperationException">The option is write-only.</exception>
+        /// <exception cref="NotSupportedException">The loaded libzmq cannot read this option (it came in a later version; the
+        /// message names both).</exception>
         /// <exception cref="ZmqException">libzmq rejected the option.</exception>
         public int GetOption(ContextOption<int> option)
         {
@@ -186,6 +188,8 @@ namespace NetZeroMQ
         /// <see cref="ContextOptions.MessageStructSize"/>).</exception>
         /// <exception cref="ArgumentOutOfRangeException">A value libzmq would accept but cannot start its threads with (see each
         /// key of <see cref="ContextOptions"/>); the message names the option and the allowed values.</exception>
+        /// <exception cref="NotSupportedException">The loaded libzmq cannot set this option (it came in a later version; the
+        /// message names both).</exception>
         /// <exception cref="ZmqException">libzmq rejected the option or value (<see cref="ZmqError.InvalidArgument"/>).</exception>
         public void SetOption(ContextOption<int> option, int value)
         {
@@ -229,6 +233,8 @@ namespace NetZeroMQ
                 throw new InvalidOperationException("Context option " + name + " is write-only.");
             }
 
+            ThrowIfNotInLoadedVersion(option, name, write: false, value: 0);
+
             nint context = AddRef(out bool added);
             try
             {
@@ -266,8 +272,18 @@ namespace NetZeroMQ
             }
         }
 
+        /// <summary>Refuses an option the loaded libzmq does not have (<see cref="LibzmqVersions.ContextOptionSince"/>).</summary>
+        private static void ThrowIfNotInLoadedVersion(int option, string name, bool write, int value)
+        {
+            if (LibzmqVersions.ContextOptionRefusal(option, name, write, Libzmq.Version, value) is { } refusal)
+            {
+                throw refusal;
+            }
+        }
+
         private void SetNative(int option, string name, int value)
         {
+            ThrowIfNotInLoadedVersion(option, name, write: true, value);
             nint context = AddRef(out bool added);
             try
             {

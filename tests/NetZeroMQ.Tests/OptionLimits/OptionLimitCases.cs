@@ -284,8 +284,20 @@ namespace NetZeroMQ.Tests.OptionLimits
             new Case("plain", option, Text(value) + " (draft)", expected == Works && !Context.Has("draft") ? DraftMissing : expected,
                 () => SocketCase(option, set, pgm: false));
 
-        private static Case ContextCaseOf(string option, object value, string expected, Action<Context> set) =>
-            new Case("plain", option, Text(value), expected, () => ContextCase(option, set));
+        /// <summary>
+        /// A context case: where the loaded version cannot set the option to a value that works (ThreadNamePrefix before 4.2.3,
+        /// or negative before 4.3.3), the value is refused as missing, <see cref="VersionMissing"/>.
+        /// </summary>
+        private static Case ContextCaseOf(string option, object value, string expected, Action<Context> set)
+        {
+            if (expected == Works && typeof(ContextOptions).GetField(option)?.GetValue(null) is ContextOption<int> key &&
+                !LoadedLibzmq.CanSet(key, value is int number ? number : 0))
+            {
+                expected = VersionMissing;
+            }
+
+            return new Case("plain", option, Text(value), expected, () => ContextCase(option, set));
+        }
 
         private static Case UseFd(string value, string expected, AdoptedListener kind) =>
             new Case("plain", "UseFd", value, expected, () => UseFdCase(kind));
@@ -360,6 +372,11 @@ namespace NetZeroMQ.Tests.OptionLimits
             }
             catch (NotSupportedException e)
             {
+                if (e.Message.StartsWith("Context option " + option + " needs libzmq ", StringComparison.Ordinal))
+                {
+                    return VersionMissing;
+                }
+
                 if (e.Message.Contains("Socket option " + option + " needs libzmq " + LibzmqVersions.OptionSince(SocketOptions.ById.Single(o => o.Value.Name == option).Key)))
                 {
                     return VersionMissing;
