@@ -256,6 +256,17 @@ namespace NetZeroMQ.Tests
             }
         }
 
+        [Theory]
+        [InlineData("tcp://127.0.0.1:*;localhost:5555", "4.1.8", "tcp://127.0.0.1:0;localhost:5555")]
+        [InlineData("tcp://127.0.0.1:*;localhost:5555", "4.2.0", "tcp://127.0.0.1:*;localhost:5555")]
+        [InlineData("tcp://127.0.0.1:7;localhost:5555", "4.1.8", "tcp://127.0.0.1:7;localhost:5555")]
+        [InlineData("tcp://localhost:5555", "4.1.8", "tcp://localhost:5555")]
+        [InlineData("inproc://a:*;b", "4.1.8", "inproc://a:*;b")]
+        public void ConnectText_WildcardSourcePort_IsPortZeroOnLibzmq41Only(string endpoint, string version, string expected)
+        {
+            Assert.Equal(expected, LibzmqVersions.ConnectText(endpoint, Version.Parse(version)));
+        }
+
         private static System.Collections.Generic.IEnumerable<(int Id, string Name, OptionAccess Access)> ListedContextOptions()
         {
             foreach (System.Reflection.FieldInfo field in typeof(ContextOptions).GetFields())

@@ -77,6 +77,24 @@ namespace NetZeroMQ
                 "Context option " + name + " needs libzmq " + since + " or later " + what + "; the loaded libzmq is " + version + ".");
         }
 
+        /// <summary>
+        /// The text of a connect (and of its disconnect) as <paramref name="version"/> takes it. libzmq 4.1 checks a tcp
+        /// connect's address character by character and takes no '*' (<c>socket_base.cpp</c>; 4.2 takes it), so a wildcard
+        /// source port ("tcp://127.0.0.1:*;server:5555": any local port) goes to it as port 0, which means the same.
+        /// </summary>
+        internal static string ConnectText(string endpoint, Version version)
+        {
+            if (version >= V4_2 || !endpoint.StartsWith("tcp://", StringComparison.Ordinal))
+            {
+                return endpoint;
+            }
+
+            int semicolon = endpoint.IndexOf(';');
+            return semicolon >= 2 && endpoint[semicolon - 1] == '*' && endpoint[semicolon - 2] == ':'
+                ? endpoint.Substring(0, semicolon - 1) + "0" + endpoint.Substring(semicolon)
+                : endpoint;
+        }
+
         /// <summary>Whether <paramref name="version"/> has option <paramref name="option"/> (as far as NetZeroMQ lets it through).</summary>
         internal static bool HasOption(int option, Version version) => OptionSince(option) is not { } since || version >= since;
 
