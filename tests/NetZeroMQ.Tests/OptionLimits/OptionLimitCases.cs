@@ -149,7 +149,7 @@ namespace NetZeroMQ.Tests.OptionLimits
             yield return UseFd("a TCP socket not listening", Refused, AdoptedListener.NotListening);
             yield return UseFd("a UDP socket", Refused, AdoptedListener.Udp);
             yield return UseFd("a regular file", Refused, AdoptedListener.File);
-            yield return UseFd("-2", Refused, AdoptedListener.MinusTwo);
+            yield return UseFd("-2", LoadedLibzmq.Has(SocketOptions.UseFd) ? Refused : VersionMissing, AdoptedListener.MinusTwo);
 
             // ---- PGM (epgm on loopback): where OpenPGM and libzmq abort ----
             yield return Pgm("MulticastHops", 255, Works, s => s.SetOption(SocketOptions.MulticastHops, 255));
@@ -389,7 +389,8 @@ namespace NetZeroMQ.Tests.OptionLimits
                 }
 
                 if (e.Message.Contains("Socket option " + option + " needs libzmq " + LibzmqVersions.OptionSince(SocketOptions.ById.Single(o => o.Value.Name == option).Key)) ||
-                    (option == nameof(SocketOptions.HeartbeatTimeToLive) && e.Message.StartsWith("Socket option HeartbeatInterval needs libzmq ", StringComparison.Ordinal)))
+                    (option == nameof(SocketOptions.HeartbeatTimeToLive) && e.Message.StartsWith("Socket option HeartbeatInterval needs libzmq ", StringComparison.Ordinal)) ||
+                    (option == nameof(SocketOptions.RecoveryInterval) && e.Message.StartsWith("Socket option MulticastMaxTpdu needs libzmq ", StringComparison.Ordinal)))
                 {
                     return VersionMissing;
                 }
