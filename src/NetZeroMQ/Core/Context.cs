@@ -233,11 +233,11 @@ namespace NetZeroMQ
                 throw new InvalidOperationException("Context option " + name + " is write-only.");
             }
 
-            ThrowIfNotInLoadedVersion(option, name, write: false, value: 0);
-
             nint context = AddRef(out bool added);
             try
             {
+                // After AddRef, so that a disposed context says so first, whatever the version.
+                ThrowIfNotInLoadedVersion(option, name, write: false, value: 0);
                 int value = Interop.Zmq.zmq_ctx_get(context, option);
 
                 // -1 is libzmq's error return, but also a legitimate value of the thread options (the OS default).
@@ -283,10 +283,11 @@ namespace NetZeroMQ
 
         private void SetNative(int option, string name, int value)
         {
-            ThrowIfNotInLoadedVersion(option, name, write: true, value);
             nint context = AddRef(out bool added);
             try
             {
+                // After AddRef, so that a disposed context says so first, whatever the version.
+                ThrowIfNotInLoadedVersion(option, name, write: true, value);
                 if (Interop.Zmq.zmq_ctx_set(context, option, value) != 0)
                 {
                     ZmqThrow.Error(Interop.Zmq.zmq_errno(), "zmq_ctx_set", option: name);
