@@ -175,6 +175,122 @@ namespace NetZeroMQ.Tests
             Assert.Throws<ObjectDisposedException>(() => new Socket(context, SocketType.Pair));
         }
 
+        public static TheoryData<string, bool, int, string, bool> ContextOptionCases => new TheoryData<string, bool, int, string, bool>
+        {
+            // option, write, value, version, has
+            { nameof(ContextOptions.IOThreads), true, 1, "4.1.0", true },
+            { nameof(ContextOptions.IPv6), false, 0, "4.1.0", true },
+            { nameof(ContextOptions.ThreadSchedulingPolicy), true, 0, "4.1.0", true },
+            { nameof(ContextOptions.ThreadSchedulingPolicy), false, 0, "4.2.5", false }, // libzmq answered -1 (its error) as the value
+            { nameof(ContextOptions.ThreadSchedulingPolicy), false, 0, "4.3.0", true },
+            { nameof(ContextOptions.Blocky), true, 0, "4.1.8", false },
+            { nameof(ContextOptions.Blocky), true, 0, "4.2.0", true },
+            { nameof(ContextOptions.MaxMessageSize), false, 0, "4.1.8", false },
+            { nameof(ContextOptions.MaxMessageSize), false, 0, "4.2.0", true },
+            { nameof(ContextOptions.MessageStructSize), false, 0, "4.2.0", false },
+            { nameof(ContextOptions.MessageStructSize), false, 0, "4.2.1", true },
+            { nameof(ContextOptions.ThreadAffinityCpuAdd), true, 0, "4.2.2", false },
+            { nameof(ContextOptions.ThreadAffinityCpuRemove), true, 0, "4.2.3", true },
+            { nameof(ContextOptions.ZeroCopyReceive), true, 0, "4.2.3", false },
+            { nameof(ContextOptions.ZeroCopyReceive), false, 0, "4.2.4", true },
+            { nameof(ContextOptions.ThreadNamePrefix), true, 7, "4.2.2", false },
+            { nameof(ContextOptions.ThreadNamePrefix), true, 7, "4.2.3", true },
+            { nameof(ContextOptions.ThreadNamePrefix), false, 0, "4.2.5", false },
+            { nameof(ContextOptions.ThreadNamePrefix), false, 0, "4.3.0", true },
+            { nameof(ContextOptions.ThreadNamePrefix), true, -7, "4.3.2", false }, // "optval_ >= 0" until 4.3.3
+            { nameof(ContextOptions.ThreadNamePrefix), true, -7, "4.3.3", true },
+        };
+
+        [Theory]
+        [MemberData(nameof(ContextOptionCases))]
+        public void ContextOptionRefusal_ByVersion_RefusesExactlyWhereTheVersionLacksIt(string option, bool write, int value, string version, bool has)
+        {
+            int id = ContextOptionIdOf(option);
+
+            NotSupportedException? refusal = LibzmqVersions.ContextOptionRefusal(id, option, write, Version.Parse(version), value);
+
+            Assert.Equal(has, refusal is null);
+            if (refusal is not null)
+            {
+                Assert.StartsWith(
+                    "Context option " + option + " needs libzmq " + LibzmqVersions.ContextOptionSince(id, write, value) + " or later to be " +
+                    (write ? "set" : "read"), refusal.Message);
+                Assert.EndsWith("; the loaded libzmq is " + version + ".", refusal.Message);
+            }
+        }
+
+        [Fact]
+        public void ContextOptionSince_EveryListedOption_IsWithinTheSupportedRange()
+        {
+            foreach ((int id, _, _) in ListedContextOptions())
+            {
+                foreach (bool write in new[] { false, true })
+                {
+                    Version? since = LibzmqVersions.ContextOptionSince(id, write, value: -1);
+                    Assert.True(since is null || (since >= new Version(4, 2) && since <= new Version(4, 3, 3)), id + ": " + since);
+                }
+            }
+        }
+
+        [Fact]
+        public void EveryListedContextOption_OnTheLoadedVersion_IsRefusedBeforeLibzmqOrReadsWithoutError()
+        {
+            using var context = new Context();
+            foreach ((int id, string name, OptionAccess access) in ListedContextOptions())
+            {
+                if ((access & OptionAccess.Read) == 0)
+                {
+                    continue;
+                }
+
+                ContextOption<int> key = ContextOptions.CustomInt32(id, name, access);
+                if (LibzmqVersions.ContextOptionRefusal(id, name, write: false, LoadedLibzmq.Version) is null)
+                {
+                    // Let through: libzmq knows it (no EINVAL).
+                    context.GetOption(key);
+                }
+                else
+                {
+                    LoadedLibzmq.AssertRefused(key, () => context.GetOption(key));
+                }
+            }
+        }
+
+        [Theory]
+        [InlineData("tcp://127.0.0.1:*;localhost:5555", "4.1.8", "tcp://127.0.0.1:0;localhost:5555")]
+        [InlineData("tcp://127.0.0.1:*;localhost:5555", "4.2.0", "tcp://127.0.0.1:*;localhost:5555")]
+        [InlineData("tcp://127.0.0.1:7;localhost:5555", "4.1.8", "tcp://127.0.0.1:7;localhost:5555")]
+        [InlineData("tcp://localhost:5555", "4.1.8", "tcp://localhost:5555")]
+        [InlineData("inproc://a:*;b", "4.1.8", "inproc://a:*;b")]
+        public void ConnectText_WildcardSourcePort_IsPortZeroOnLibzmq41Only(string endpoint, string version, string expected)
+        {
+            Assert.Equal(expected, LibzmqVersions.ConnectText(endpoint, Version.Parse(version)));
+        }
+
+        private static System.Collections.Generic.IEnumerable<(int Id, string Name, OptionAccess Access)> ListedContextOptions()
+        {
+            foreach (System.Reflection.FieldInfo field in typeof(ContextOptions).GetFields())
+            {
+                object? value = field.GetValue(null);
+                if (value is ContextOption<int> i)
+                {
+                    yield return (i.Id, i.Name, i.Access);
+                }
+                else if (value is ContextOption<bool> b)
+                {
+                    yield return (b.Id, b.Name, b.Access);
+                }
+            }
+        }
+
+        private static int ContextOptionIdOf(string name) =>
+            typeof(ContextOptions).GetField(name)!.GetValue(null) switch
+            {
+                ContextOption<int> i => i.Id,
+                ContextOption<bool> b => b.Id,
+                _ => throw new ArgumentException("no context option " + name),
+            };
+
         private static int IdOf(string name)
         {
             foreach (KeyValuePair<int, SocketOptions.OptionInfo> option in SocketOptions.ById)

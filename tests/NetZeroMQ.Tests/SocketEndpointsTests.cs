@@ -278,6 +278,12 @@ namespace NetZeroMQ.Tests
                 {
                     Assert.Contains("bound ipc://", output, StringComparison.Ordinal); // libzmq makes the path with tmpnam_s there
                 }
+                else if (!LoadedLibzmq.IsAtLeast(4, 2, 0))
+                {
+                    // libzmq 4.1 names a wildcard ipc socket in the current directory (mkstemp "2134XXXXXX"), not under TMPDIR
+                    // (docs/libzmq-versions.md): the long TMPDIR does not matter there.
+                    Assert.Matches(@"bound ipc://2134\w{6}\n", output);
+                }
                 else
                 {
                     Assert.Contains("Error=NameTooLong", output, StringComparison.Ordinal);

@@ -177,8 +177,20 @@ namespace NetZeroMQ
         internal void RequestDisposeAbort() => RequestAbort(AbortDisposed);
 
         /// <summary>
+        /// What a pending operation ends with when its socket was never disposed and the garbage collector closed it: the
+        /// ObjectDisposedException of a disposed socket, saying why.
+        /// </summary>
+        internal static ObjectDisposedException SocketAbandoned() =>
+            new ObjectDisposedException(
+                typeof(Socket).FullName,
+                "The socket was closed without Dispose: nothing referenced it any more, so the garbage collector's finalizer closed " +
+                "it, and this pending operation ended with it. Dispose a socket (or keep a reference to it) while operations on it " +
+                "are pending.");
+
+        /// <summary>
         /// Ends a pending operation with <paramref name="error"/> (the reactor can no longer wait for it); an operation that is
-        /// not pending, or already being cancelled or disposed, is left alone. Only by the socket's guard holder or the reactor.
+        /// not pending, or already being cancelled or disposed, is left alone. Only by the socket's guard holder, the reactor, or the
+        /// thread closing an abandoned socket (no one else can reach it).
         /// </summary>
         internal void RequestFail(Exception error)
         {

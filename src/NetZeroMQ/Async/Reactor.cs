@@ -17,6 +17,11 @@ namespace NetZeroMQ
     /// caller's waiting operations with when it could not arm; <see cref="Unregister"/> removes the descriptor and must run
     /// before the descriptor is closed. If the reactor cannot wait any more, every registered client gets
     /// <see cref="IReactorClient.OnReactorFailed"/> and every later Arm and Register fails with the same reason.</para>
+    /// <para>The reactor holds its clients weakly: a registration never keeps a socket alive. A client is the async side of a
+    /// socket, which holds the socket; held strongly here, a socket its owner abandoned with an async call pending (or once
+    /// used) would stay reachable from this process-wide table for ever, and its native socket, descriptors and draft poller
+    /// would never be released. The socket keeps its client alive instead, and its handle's release (on Dispose or
+    /// finalization) unregisters it before the descriptor closes; a client collected in between is skipped.</para>
     /// <para>The reactor never touches a libzmq socket's state on its own initiative: when a descriptor fires it tells the
     /// client, which takes the socket's guard like any other call. Two implementations: <see cref="EpollReactor"/> (Linux) and
     /// <see cref="PollReactor"/> (<c>zmq_poll</c>, wherever libzmq runs), chosen by <see cref="ReactorChoice"/>.</para>
@@ -32,7 +37,7 @@ namespace NetZeroMQ
         /// <summary>Guards the registration table (and, in a subclass, what it keeps beside it).</summary>
         private protected readonly object _lock = new object();
 
-        private IReactorClient?[] _clients = new IReactorClient?[64];
+        private WeakReference<IReactorClient>?[] _clients = new WeakReference<IReactorClient>?[64];
         private nint[] _fds = new nint[64];
         private int _freeHead = -1;
         private int _count;
@@ -93,7 +98,7 @@ namespace NetZeroMQ
                 }
 
                 _fds[token] = fd;
-                Volatile.Write(ref _clients[token], client);
+                Volatile.Write(ref _clients[token], new WeakReference<IReactorClient>(client));
                 _registered++;
             }
 
@@ -126,7 +131,10 @@ namespace NetZeroMQ
             return failure ?? (Volatile.Read(ref _failure) is { } late ? Stopped(late) : null);
         }
 
-        /// <summary>Removes the descriptor; must run before the descriptor is closed. Never throws.</summary>
+        /// <summary>
+        /// Removes the descriptor; must run before the descriptor is closed. Never throws; may wait for the reactor thread to
+        /// leave its current wait (<see cref="PollReactor"/>), which never takes long, so a finalizer may call it.
+        /// </summary>
         internal void Unregister(int token)
         {
             Remove(token, _fds[token]);
@@ -173,8 +181,12 @@ namespace NetZeroMQ
         /// <summary>The descriptor registered under <paramref name="token"/>; the caller holds the lock.</summary>
         private protected nint DescriptorOf(int token) => _fds[token];
 
-        /// <summary>The client registered under <paramref name="token"/>, or null; for the reactor thread (lock-free).</summary>
-        private protected IReactorClient? ClientOf(int token) => Volatile.Read(ref Volatile.Read(ref _clients)[token]);
+        /// <summary>
+        /// The client registered under <paramref name="token"/>, or null (none, or collected before its socket's finalizer
+        /// unregistered it); for the reactor thread (lock-free).
+        /// </summary>
+        private protected IReactorClient? ClientOf(int token) =>
+            Volatile.Read(ref Volatile.Read(ref _clients)[token]) is { } weak && weak.TryGetTarget(out IReactorClient? client) ? client : null;
 
         /// <summary>
         /// The reactor thread, when its wait failed with something other than EINTR: it records why, ends every registered
@@ -184,18 +196,21 @@ namespace NetZeroMQ
         /// </summary>
         private protected void Stop(ZmqException failure)
         {
-            IReactorClient?[] clients;
+            WeakReference<IReactorClient>?[] clients;
             lock (_lock)
             {
                 Volatile.Write(ref _failure, failure);
-                clients = (IReactorClient?[])_clients.Clone();
+                clients = (WeakReference<IReactorClient>?[])_clients.Clone();
                 OnStopped();
             }
 
             Interlocked.MemoryBarrier();
-            foreach (IReactorClient? client in clients)
+            foreach (WeakReference<IReactorClient>? weak in clients)
             {
-                client?.OnReactorFailed(Stopped(failure));
+                if (weak is not null && weak.TryGetTarget(out IReactorClient? client))
+                {
+                    client.OnReactorFailed(Stopped(failure));
+                }
             }
         }
 
@@ -233,7 +248,7 @@ namespace NetZeroMQ
         private void Grow(int capacity)
         {
             Array.Resize(ref _fds, capacity);
-            IReactorClient?[] grown = new IReactorClient?[capacity];
+            WeakReference<IReactorClient>?[] grown = new WeakReference<IReactorClient>?[capacity];
             Array.Copy(_clients, grown, _count);
             Volatile.Write(ref _clients, grown);
         }

@@ -20,7 +20,11 @@ namespace NetZeroMQ
     /// nothing in steady state. Cancellation completes a pending operation at once with
     /// <see cref="OperationCanceledException"/> and leaves the socket usable (a message that was already received is delivered,
     /// never dropped). <see cref="Socket.Dispose"/> completes pending operations with <see cref="ObjectDisposedException"/>;
-    /// <see cref="Context.Shutdown"/> with <see cref="ZmqError.ContextTerminated"/>.</para>
+    /// <see cref="Context.Shutdown"/> with <see cref="ZmqError.ContextTerminated"/>. The reactor does not keep a socket alive:
+    /// a socket abandoned without <see cref="Socket.Dispose"/> (with nothing else holding it, such as the task of an operation
+    /// pending on a thread-safe socket, or a long-lived cancellation token that operation registered with) is closed by the
+    /// finalizer like any other, releasing its descriptors, and what was pending on it ends then with
+    /// <see cref="ObjectDisposedException"/> (its message says that the socket was never disposed).</para>
     /// <para>Threading: continuations may resume on any thread; the socket's guard (a full fence per call) makes that migration
     /// safe, as libzmq requires. Do not use the socket from another thread while you await it, except through the async
     /// methods themselves (a thread-safe draft socket may be used from any thread at any time). Async needs a .NET 8+

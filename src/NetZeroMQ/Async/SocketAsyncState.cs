@@ -138,10 +138,20 @@ namespace NetZeroMQ
             }
         }
 
-        /// <inheritdoc/>
-        internal override void OnClosing()
+        /// <summary>
+        /// Just before <c>zmq_close</c> (the socket's handle calls it, on Dispose or, for an abandoned socket, on the finalizer
+        /// thread): the descriptor leaves the reactor while it is still open. An abandoned socket's pending operations end here
+        /// (nobody disposed it, so OnDisposing never ended them); its scratch message is left to its own finalizer.
+        /// </summary>
+        internal override void OnClosing(bool abandoned)
         {
             Unregister();
+            if (abandoned)
+            {
+                FailPending(AsyncOperation.SocketAbandoned());
+                return;
+            }
+
             _scratch?.Dispose();
         }
 

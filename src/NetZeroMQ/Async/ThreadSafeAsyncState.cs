@@ -185,10 +185,12 @@ namespace NetZeroMQ
         internal override void OnDisposing() => EndAll(null);
 
         /// <summary>
-        /// Before <c>zmq_close</c>, with no call in flight: the descriptor leaves the reactor, then the poller is destroyed while
-        /// the socket it names still exists (its destructor takes its signaler off the socket), exactly once.
+        /// Just before <c>zmq_close</c> (the socket's handle calls it, on Dispose or, for an abandoned socket, on the finalizer
+        /// thread), with no call in flight: the descriptor leaves the reactor, then the poller is destroyed while the socket it
+        /// names still exists (its destructor takes its signaler off the socket and closes the descriptor), exactly once; what
+        /// is still queued ends with ObjectDisposedException.
         /// </summary>
-        internal override void OnClosing()
+        internal override void OnClosing(bool abandoned)
         {
             if (Interlocked.Exchange(ref _closed, 1) != 0)
             {
@@ -199,6 +201,15 @@ namespace NetZeroMQ
             nint poller = _poller;
             _poller = 0;
             Interop.ZmqDraft.zmq_poller_destroy(&poller);
+
+            if (abandoned)
+            {
+                // Nobody disposed the socket, so OnDisposing never ended what it queued: an operation that was never awaited,
+                // or one whose awaiter was abandoned with the socket, ends here rather than staying queued for ever. The
+                // scratch message is left to its own finalizer (it may have run already).
+                EndAll(AsyncOperation.SocketAbandoned());
+                return;
+            }
 
             // An operation queued by a call that raced with the Dispose, after OnDisposing looked.
             EndAll(null);

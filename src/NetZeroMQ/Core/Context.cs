@@ -161,6 +161,8 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentNullException"><paramref name="option"/> is null.</exception>
         /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
         /// <exception cref="InvalidOperationException">The option is write-only.</exception>
+        /// <exception cref="NotSupportedException">The loaded libzmq cannot read this option (it came in a later version; the
+        /// message names both).</exception>
         /// <exception cref="ZmqException">libzmq rejected the option.</exception>
         public int GetOption(ContextOption<int> option)
         {
@@ -186,6 +188,8 @@ namespace NetZeroMQ
         /// <see cref="ContextOptions.MessageStructSize"/>).</exception>
         /// <exception cref="ArgumentOutOfRangeException">A value libzmq would accept but cannot start its threads with (see each
         /// key of <see cref="ContextOptions"/>); the message names the option and the allowed values.</exception>
+        /// <exception cref="NotSupportedException">The loaded libzmq cannot set this option (it came in a later version; the
+        /// message names both).</exception>
         /// <exception cref="ZmqException">libzmq rejected the option or value (<see cref="ZmqError.InvalidArgument"/>).</exception>
         public void SetOption(ContextOption<int> option, int value)
         {
@@ -232,6 +236,8 @@ namespace NetZeroMQ
             nint context = AddRef(out bool added);
             try
             {
+                // After AddRef, so that a disposed context says so first, whatever the version.
+                ThrowIfNotInLoadedVersion(option, name, write: false, value: 0);
                 int value = Interop.Zmq.zmq_ctx_get(context, option);
 
                 // -1 is libzmq's error return, but also a legitimate value of the thread options (the OS default).
@@ -266,11 +272,22 @@ namespace NetZeroMQ
             }
         }
 
+        /// <summary>Refuses an option the loaded libzmq does not have (<see cref="LibzmqVersions.ContextOptionSince"/>).</summary>
+        private static void ThrowIfNotInLoadedVersion(int option, string name, bool write, int value)
+        {
+            if (LibzmqVersions.ContextOptionRefusal(option, name, write, Libzmq.Version, value) is { } refusal)
+            {
+                throw refusal;
+            }
+        }
+
         private void SetNative(int option, string name, int value)
         {
             nint context = AddRef(out bool added);
             try
             {
+                // After AddRef, so that a disposed context says so first, whatever the version.
+                ThrowIfNotInLoadedVersion(option, name, write: true, value);
                 if (Interop.Zmq.zmq_ctx_set(context, option, value) != 0)
                 {
                     ZmqThrow.Error(Interop.Zmq.zmq_errno(), "zmq_ctx_set", option: name);

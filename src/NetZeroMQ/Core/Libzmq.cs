@@ -22,6 +22,9 @@ namespace NetZeroMQ
 
         private static Version? s_version;
 
+        /// <summary>Whether the loaded libzmq has CURVE: 0 not asked yet, 1 yes, -1 no (<see cref="ThrowIfNoCurve"/>).</summary>
+        private static int s_curve;
+
         /// <summary>
         /// An explicit path of the libzmq shared library to load. Set it before the first use of any other NetZeroMQ type;
         /// setting it after libzmq was loaded throws <see cref="InvalidOperationException"/>.
@@ -64,6 +67,29 @@ namespace NetZeroMQ
             byte* name = stackalloc byte[length + 1];
             Utf8.WriteNullTerminated(capability, name, length + 1);
             return Interop.Zmq.zmq_has(name) == 1;
+        }
+
+        /// <summary>
+        /// Throws the one <see cref="PlatformNotSupportedException"/> of everything CURVE (the key functions, the CURVE socket
+        /// options, the security setters) when the loaded libzmq was built without it (<c>zmq_has("curve")</c> is false: no
+        /// libsodium). libzmq itself would answer a CURVE option with a bare EINVAL, which reads like a bad value.
+        /// </summary>
+        internal static void ThrowIfNoCurve()
+        {
+            int state = s_curve;
+            if (state == 0)
+            {
+                state = Has("curve") ? 1 : -1;
+                s_curve = state;
+            }
+
+            if (state < 0)
+            {
+                throw new PlatformNotSupportedException(
+                    "The loaded libzmq (" + LoadedFrom + ", " + Version + ") was built without CURVE (zmq_has(\"curve\") is false): " +
+                    "it needs libsodium. Install a libzmq built with it (Debian/Ubuntu: libzmq5; Fedora: zeromq; macOS: brew install " +
+                    "zeromq), or use the NetZeroMQ.Native package.");
+            }
         }
 
         /// <summary>Loads libzmq and checks its version; every public entry point that reaches native code passes here once.</summary>

@@ -41,6 +41,60 @@ namespace NetZeroMQ
             _ => null,
         };
 
+        /// <summary>
+        /// The first libzmq version on which NetZeroMQ lets a context option through, to be set to <paramref name="value"/>
+        /// (<paramref name="write"/>) or read, or null when every supported version has it. Read from <c>ctx.cpp</c> at each
+        /// tag: libzmq answers a context option it does not know with EINVAL (a bare "Invalid argument"), and a read of a thread
+        /// option it cannot read back answers -1, which is also a valid value of those options.
+        /// </summary>
+        internal static Version? ContextOptionSince(int option, bool write, int value = 0) => option switch
+        {
+            5 or 70 => V4_2, // MAX_MSGSZ, BLOCKY
+            6 => new Version(4, 2, 1), // MSG_T_SIZE (read-only)
+            7 or 8 => new Version(4, 2, 3), // THREAD_AFFINITY_CPU_ADD, _REMOVE (write-only)
+
+            // THREAD_NAME_PREFIX: set since 4.2.3, but a negative prefix only from 4.3.3 (before, "optval_ >= 0"); read back
+            // from 4.3.0.
+            9 => !write ? new Version(4, 3, 0) : value < 0 ? V4_3_3 : new Version(4, 2, 3),
+            4 => write ? null : new Version(4, 3, 0), // THREAD_SCHED_POLICY: set since 4.1, read back from 4.3.0
+            10 => new Version(4, 2, 4), // ZERO_COPY_RECV
+            _ => null,
+        };
+
+        /// <summary>
+        /// The refusal of a context option the loaded libzmq cannot set to <paramref name="value"/> (<paramref name="write"/>)
+        /// or read, or null when it can.
+        /// </summary>
+        internal static NotSupportedException? ContextOptionRefusal(int option, string name, bool write, Version version, int value = 0)
+        {
+            if (ContextOptionSince(option, write, value) is not { } since || version >= since)
+            {
+                return null;
+            }
+
+            string what = !write ? "to be read" : option == 9 && value < 0 ? "to be set to a negative value" : "to be set";
+            return new NotSupportedException(
+                "Context option " + name + " needs libzmq " + since + " or later " + what + "; the loaded libzmq is " + version + ".");
+        }
+
+        /// <summary>
+        /// The text of a connect (and of its disconnect) as <paramref name="version"/> takes it. libzmq 4.1 checks a tcp
+        /// connect's address character by character and takes no '*' (<c>socket_base.cpp</c>; 4.2 takes it), so a wildcard
+        /// source port ("tcp://127.0.0.1:*;server:5555": any local port) goes to it as port 0, which means the same.
+        /// </summary>
+        internal static string ConnectText(string endpoint, Version version)
+        {
+            if (version >= V4_2 || !endpoint.StartsWith("tcp://", StringComparison.Ordinal))
+            {
+                return endpoint;
+            }
+
+            int semicolon = endpoint.IndexOf(';');
+            return semicolon >= 2 && endpoint[semicolon - 1] == '*' && endpoint[semicolon - 2] == ':'
+                ? endpoint.Substring(0, semicolon - 1) + "0" + endpoint.Substring(semicolon)
+                : endpoint;
+        }
+
         /// <summary>Whether <paramref name="version"/> has option <paramref name="option"/> (as far as NetZeroMQ lets it through).</summary>
         internal static bool HasOption(int option, Version version) => OptionSince(option) is not { } since || version >= since;
 

@@ -20,6 +20,9 @@ namespace NetZeroMQ
         private readonly SocketTraffic _traffic;
         private WakerHandle? _waker;
 
+        /// <summary>What must let go of the socket just before it closes (the async side), or null.</summary>
+        private SocketCloseHook? _closeHook;
+
         internal SocketHandle(ContextHandle context, nint socket, SocketTraffic traffic)
             : base(IntPtr.Zero, ownsHandle: true)
         {
@@ -66,8 +69,22 @@ namespace NetZeroMQ
             return kept;
         }
 
+        /// <summary>
+        /// Sets what runs just before the close, on whichever path it comes (<see cref="SocketCloseHook"/>); once, by the one
+        /// thread attaching machinery to the socket.
+        /// </summary>
+        internal void SetCloseHook(SocketCloseHook hook)
+        {
+            System.Diagnostics.Debug.Assert(_closeHook is null, "a socket takes one close hook");
+            Volatile.Write(ref _closeHook, hook);
+        }
+
         protected override unsafe bool ReleaseHandle()
         {
+            // First, while the socket still exists: machinery whose native objects name it lets go of them (an abandoned
+            // socket's async side too, which nobody else would ever release).
+            Volatile.Read(ref _closeHook)?.OnClosing(abandoned: !ClosedByOwner);
+
             if (!ClosedByOwner)
             {
                 int zero = 0;

@@ -45,7 +45,7 @@ namespace NetZeroMQ
         /// <exception cref="PlatformNotSupportedException">The loaded libzmq was built without CURVE (<c>zmq_has("curve")</c> is false).</exception>
         public static CurveKeyPair Generate()
         {
-            SocketSecurityExtensions.ThrowIfNoCurve();
+            Libzmq.ThrowIfNoCurve();
             byte* publicText = stackalloc byte[CurveKey.Z85Length + 1];
             byte* secretText = stackalloc byte[CurveKey.Z85Length + 1];
             var secret = new byte[CurveKey.Size];
@@ -84,7 +84,7 @@ namespace NetZeroMQ
                     nameof(secretKey));
             }
 
-            SocketSecurityExtensions.ThrowIfNoCurve();
+            Libzmq.ThrowIfNoCurve();
             byte[] secret = secretKey.ToArray();
             try
             {

@@ -32,8 +32,6 @@ namespace NetZeroMQ
         /// <summary>PLAIN sends the user name and the password each with a one-byte length: at most 255 bytes of UTF-8.</summary>
         public const int MaxPlainCredentialBytes = 255;
 
-        private static int s_curveAvailable; // 0 unknown, 1 yes, -1 no
-
         /// <summary>
         /// Makes <paramref name="socket"/> a CURVE server: encrypts every connection with <paramref name="serverKeys"/> and,
         /// fail-closed, admits a client only when the <see cref="ZapAuthenticator"/> of the socket's context allows its key.
@@ -52,7 +50,7 @@ namespace NetZeroMQ
             ThrowIfNull(socket, nameof(socket));
             ThrowIfNull(serverKeys, nameof(serverKeys));
             ThrowIfInvalidDomain(zapDomain, nameof(zapDomain));
-            ThrowIfNoCurve();
+            Libzmq.ThrowIfNoCurve();
             ReadOnlySpan<byte> secret = serverKeys.SecretKey;
             SetEnforcedDomain(socket, zapDomain);
             socket.SetOption(SocketOptions.CurveServer, true);
@@ -77,7 +75,7 @@ namespace NetZeroMQ
             ThrowIfNull(socket, nameof(socket));
             ThrowIfNull(clientKeys, nameof(clientKeys));
             ThrowIfNull(serverPublicKey, nameof(serverPublicKey));
-            ThrowIfNoCurve();
+            Libzmq.ThrowIfNoCurve();
             ReadOnlySpan<byte> secret = clientKeys.SecretKey;
             socket.SetOption(SocketOptions.CurveServerKey, serverPublicKey.Bytes);
             socket.SetOption(SocketOptions.CurvePublicKey, clientKeys.PublicKey.Bytes);
@@ -159,7 +157,7 @@ namespace NetZeroMQ
             ThrowIfNull(socket, nameof(socket));
             ThrowIfNull(key, nameof(key));
             ThrowIfNotPublicKeyOption(option);
-            ThrowIfNoCurve();
+            Libzmq.ThrowIfNoCurve();
             socket.SetOption(option, key.Bytes);
         }
 
@@ -176,24 +174,6 @@ namespace NetZeroMQ
             ThrowIfNull(socket, nameof(socket));
             ThrowIfNotPublicKeyOption(option);
             return CurveKey.FromBytes(socket.GetOption(option));
-        }
-
-        /// <summary>Throws <see cref="PlatformNotSupportedException"/> unless the loaded libzmq has CURVE.</summary>
-        internal static void ThrowIfNoCurve()
-        {
-            int state = s_curveAvailable;
-            if (state == 0)
-            {
-                state = Libzmq.Has("curve") ? 1 : -1;
-                s_curveAvailable = state;
-            }
-
-            if (state < 0)
-            {
-                throw new PlatformNotSupportedException(
-                    "The loaded libzmq (" + Libzmq.LoadedFrom + ") was built without CURVE (zmq_has(\"curve\") is false): it needs " +
-                    "libsodium. Install a libzmq built with it (Debian/Ubuntu: libzmq5; Fedora: zeromq; macOS: brew install zeromq).");
-            }
         }
 
         private static void SetEnforcedDomain(Socket socket, string zapDomain)

@@ -17,6 +17,15 @@ namespace NetZeroMQ.Tests.Draft
         [Fact]
         public void XPubManualLastValue_SendAfterSubscription_ReachesOnlyTheLastSubscriber()
         {
+            if (!LoadedLibzmq.Has(SocketOptions.XPubManualLastValue))
+            {
+                // An option newer than the loaded libzmq (docs/libzmq-versions.md): refused naming both versions.
+                using Context refusingContext = Zmq.NewContext();
+                using Socket refusing = new Socket(refusingContext, SocketType.XPub);
+                LoadedLibzmq.AssertRefused(SocketOptions.XPubManualLastValue, () => refusing.SetOption(SocketOptions.XPubManualLastValue, true));
+                return;
+            }
+
             using Context context = Zmq.NewContext();
             using Socket xpub = new Socket(context, SocketType.XPub);
             using Socket first = new Socket(context, SocketType.Sub);
@@ -52,6 +61,16 @@ namespace NetZeroMQ.Tests.Draft
         [Fact]
         public async Task SocksUsernameAndPassword_ConnectThroughProxy_ProxyReceivesThemInTheRfc1929Request()
         {
+            if (!LoadedLibzmq.Has(SocketOptions.SocksUsername))
+            {
+                // Options newer than the loaded libzmq (4.3.2, docs/libzmq-versions.md): refused naming both versions.
+                using Context refusingContext = Zmq.NewContext();
+                using Socket refusing = new Socket(refusingContext, SocketType.Dealer);
+                LoadedLibzmq.AssertRefused(SocketOptions.SocksUsername, () => refusing.SetOption(SocketOptions.SocksUsername, "user"));
+                LoadedLibzmq.AssertRefused(SocketOptions.SocksPassword, () => refusing.SetOption(SocketOptions.SocksPassword, "secret"));
+                return;
+            }
+
             using var proxy = new TcpListener(IPAddress.Loopback, 0);
             proxy.Start();
             int port = ((IPEndPoint)proxy.LocalEndpoint).Port;

@@ -33,9 +33,9 @@ namespace NetZeroMQ.Tests.Reliability
                 {
                     wrong.Add(c.Name + ": no result");
                 }
-                else if (got != c.Expected)
+                else if (got != ExpectedOnLoadedLibzmq(c))
                 {
-                    wrong.Add($"{c.Name}: expected {c.Expected}, got {got}");
+                    wrong.Add($"{c.Name}: expected {ExpectedOnLoadedLibzmq(c)}, got {got}");
                 }
             }
 
@@ -212,6 +212,16 @@ namespace NetZeroMQ.Tests.Reliability
                 throw new Xunit.Sdk.XunitException(what);
             }
         }
+
+        /// <summary>
+        /// What a case gives on the loaded libzmq: a CURVE key that libzmq would take (or refuse with EINVAL) meets the
+        /// documented refusal where libzmq has no CURVE; one the binding refuses as a bad argument is refused so first, on every
+        /// build.
+        /// </summary>
+        private static string ExpectedOnLoadedLibzmq(Case c) =>
+            c.Name.Contains("curve", StringComparison.Ordinal) && !LoadedLibzmq.HasCurve && (c.Expected == "ok" || c.Expected == Inval)
+                ? nameof(PlatformNotSupportedException)
+                : c.Expected;
 
         private static string Escape(string text) => string.Concat(text.Select(ch => ch < 0x20 || ch > 0x7E ? $"\\u{(int)ch:X4}" : ch.ToString()));
 

@@ -104,6 +104,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void Generate_TwoPairs_DifferAndDeriveTheirPublicKeys()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var first = CurveKeyPair.Generate();
             using var second = CurveKeyPair.Generate();
 
@@ -118,6 +123,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void FromSecretKey_LibzmqTestKey_DerivesKnownPublicKey()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var fromText = CurveKeyPair.FromSecretKey(KnownSecret);
             using var fromBytes = CurveKeyPair.FromSecretKey(Z85.Decode(KnownSecret));
 
@@ -160,6 +170,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void Dispose_KeyPair_SecretClearedAndUnreadable()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             var pair = CurveKeyPair.FromSecretKey(KnownSecret);
 
             pair.Dispose();
@@ -176,6 +191,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void CopySecretKeyTo_ShortDestination_ThrowsArgumentException()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var pair = CurveKeyPair.Generate();
 
             Assert.Throws<ArgumentException>(() => pair.CopySecretKeyTo(new byte[31]));
@@ -184,6 +204,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void ToString_KeyPair_ShowsPublicKeyOnly()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var pair = CurveKeyPair.FromSecretKey(KnownSecret);
 
             string text = pair.ToString();

@@ -17,6 +17,11 @@ namespace NetZeroMQ.Tests.Security
         [InlineData(true, 1024 - 33)]
         public void MaxMessageSize_OversizedSender_DisconnectedWhileOtherClientKeepsWorking(bool curve, int largestPayload)
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var serverKeys = CurveKeyPair.Generate();
             using var clientKeys = CurveKeyPair.Generate();
             using Context context = Zmq.NewContext();

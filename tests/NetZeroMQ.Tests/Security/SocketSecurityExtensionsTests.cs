@@ -14,6 +14,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetCurveServer_Defaults_SetsEnforcedGlobalDomainAndKeys()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var keys = CurveKeyPair.Generate();
             using Context context = Zmq.NewContext();
             using Socket socket = Zmq.NewSocket(context, SocketType.Router);
@@ -32,6 +37,11 @@ namespace NetZeroMQ.Tests.Security
         [InlineData("a\0b")]
         public void SetCurveServer_InvalidDomain_ThrowsArgumentExceptionAndSetsNothing(string domain)
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var keys = CurveKeyPair.Generate();
             using Context context = Zmq.NewContext();
             using Socket socket = Zmq.NewSocket(context, SocketType.Router);
@@ -45,6 +55,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetCurveServer_DomainOver255Bytes_ThrowsArgumentException()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var keys = CurveKeyPair.Generate();
             using Context context = Zmq.NewContext();
             using Socket socket = Zmq.NewSocket(context, SocketType.Router);
@@ -55,6 +70,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetCurveServer_DisposedKeys_ThrowsObjectDisposedAndSetsNothing()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             var keys = CurveKeyPair.Generate();
             keys.Dispose();
             using Context context = Zmq.NewContext();
@@ -68,6 +88,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetCurveClient_Keys_SetsServerKeyAndOwnKeys()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var server = CurveKeyPair.Generate();
             using var client = CurveKeyPair.Generate();
             using Context context = Zmq.NewContext();
@@ -84,6 +109,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetOption_CurveKeyFromZ85_SetsPublicKeyOption()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var server = CurveKeyPair.Generate();
             using Context context = Zmq.NewContext();
             using Socket socket = Zmq.NewSocket(context, SocketType.Dealer);
@@ -96,6 +126,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetOption_CurveKeyOnSecretOrOtherOption_ThrowsArgumentException()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var keys = CurveKeyPair.Generate();
             using Context context = Zmq.NewContext();
             using Socket socket = Zmq.NewSocket(context, SocketType.Dealer);
@@ -191,6 +226,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetCurveClient_NullArguments_ThrowArgumentNull()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var keys = CurveKeyPair.Generate();
             using Context context = Zmq.NewContext();
             using Socket socket = Zmq.NewSocket(context, SocketType.Req);

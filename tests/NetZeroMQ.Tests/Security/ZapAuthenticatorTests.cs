@@ -15,6 +15,11 @@ namespace NetZeroMQ.Tests.Security
         [MemberData(nameof(SecureTransports))]
         public void AllowCurveKey_AllowedKey_RoundTripsWithUserId(string transport)
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var serverKeys = CurveKeyPair.Generate();
             using var clientKeys = CurveKeyPair.Generate();
             using var rig = new SecureRig();
@@ -35,6 +40,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void AllowCurveKey_UnknownKey_RejectedWithStatus400()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var serverKeys = CurveKeyPair.Generate();
             using var allowedKeys = CurveKeyPair.Generate();
             using var strangerKeys = CurveKeyPair.Generate();
@@ -58,6 +68,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void AllowAnyCurveClient_RandomKey_AcceptedWithKeyAsUserId()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var serverKeys = CurveKeyPair.Generate();
             using var clientKeys = CurveKeyPair.Generate();
             using var rig = new SecureRig();
@@ -74,6 +89,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetCurveServer_NoAuthenticator_RejectsRandomClient()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var serverKeys = CurveKeyPair.Generate();
             using var clientKeys = CurveKeyPair.Generate();
             using var rig = new SecureRig();
@@ -90,6 +110,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetCurveClient_WrongServerKey_HandshakeFailsEvenWithAllowedClientKey()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var serverKeys = CurveKeyPair.Generate();
             using var impostorKeys = CurveKeyPair.Generate();
             using var clientKeys = CurveKeyPair.Generate();
@@ -169,6 +194,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void AllowAddress_UnlistedAddress_RejectsValidCurveClient()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var serverKeys = CurveKeyPair.Generate();
             using var clientKeys = CurveKeyPair.Generate();
             using var rig = new SecureRig();
@@ -189,6 +219,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void DenyAddress_DeniedAddress_RejectsValidCurveClient()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var serverKeys = CurveKeyPair.Generate();
             using var clientKeys = CurveKeyPair.Generate();
             using var rig = new SecureRig();
@@ -227,6 +262,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetCurveCallback_Throws_DeniedWithStatus500()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var serverKeys = CurveKeyPair.Generate();
             using var clientKeys = CurveKeyPair.Generate();
             using var rig = new SecureRig();
@@ -243,6 +283,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetCurveCallback_ReturnsDefault_DeniedWithStatus500()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var serverKeys = CurveKeyPair.Generate();
             using var clientKeys = CurveKeyPair.Generate();
             using var rig = new SecureRig();
@@ -258,6 +303,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetCurveCallback_TooSlow_DeniedWithStatus500AfterTimeout()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var serverKeys = CurveKeyPair.Generate();
             using var clientKeys = CurveKeyPair.Generate();
             using var rig = new SecureRig();
@@ -283,6 +333,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetCurveCallback_Allows_UserIdFromCallbackAndRequestDetails()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var serverKeys = CurveKeyPair.Generate();
             using var clientKeys = CurveKeyPair.Generate();
             using var rig = new SecureRig();
@@ -309,6 +364,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void ForDomain_DomainPolicy_ReplacesDefaultPolicy()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var serverKeys = CurveKeyPair.Generate();
             using var clientKeys = CurveKeyPair.Generate();
             using Context context = Zmq.NewContext();
@@ -336,6 +396,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void RemoveCurveKey_AfterRemoval_NewHandshakeDenied()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var serverKeys = CurveKeyPair.Generate();
             using var clientKeys = CurveKeyPair.Generate();
             using Context context = Zmq.NewContext();
@@ -397,6 +462,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void Dispose_FromOtherThreadWhileWaiting_ReturnsPromptlyAndThenRejects()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var serverKeys = CurveKeyPair.Generate();
             using var clientKeys = CurveKeyPair.Generate();
             using var rig = new SecureRig();
@@ -421,6 +491,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void Dispose_WhileCallbackHangs_ReturnsWithinDisposeWait()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var serverKeys = CurveKeyPair.Generate();
             using var clientKeys = CurveKeyPair.Generate();
             using var rig = new SecureRig();
@@ -485,6 +560,11 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void Answer_ValidCurveRequest_RepliesOkWithUserIdAndEmptyMetadata()
         {
+            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            {
+                return;
+            }
+
             using var clientKeys = CurveKeyPair.Generate();
             using Context context = Zmq.NewContext();
             using var authenticator = new ZapAuthenticator(context);

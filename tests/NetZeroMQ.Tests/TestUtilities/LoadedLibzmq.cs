@@ -51,6 +51,53 @@ namespace NetZeroMQ.Tests.TestUtilities
             }
         });
 
+        /// <summary>
+        /// For a test whose subject needs CURVE: true where the loaded libzmq has it; where it was built without (no libsodium),
+        /// asserts the documented refusal (the <see cref="PlatformNotSupportedException"/> of key generation and of the CURVE
+        /// socket options, naming <c>zmq_has("curve")</c>) and returns false: the test then ends, with nothing more to check.
+        /// </summary>
+        public static bool HasCurveOrAssertRefused()
+        {
+            if (HasCurve)
+            {
+                return true;
+            }
+
+            AssertCurveRefused(() => CurveKeyPair.Generate());
+            using var context = new Context { DefaultLinger = TimeSpan.Zero };
+            using var socket = new Socket(context, SocketType.Dealer);
+            AssertCurveRefused(() => socket.SetOption(SocketOptions.CurveServer, true));
+            AssertCurveRefused(() => socket.SetOption(SocketOptions.CurveServerKey, new byte[32]));
+            Xunit.Assert.Equal(0, socket.GetOption(SocketOptions.Mechanism));
+            return false;
+        }
+
+        /// <summary>Asserts the refusal of something CURVE on a libzmq without it: PlatformNotSupportedException naming zmq_has("curve").</summary>
+        public static void AssertCurveRefused(Action use)
+        {
+            var e = Xunit.Assert.Throws<PlatformNotSupportedException>(use);
+            Xunit.Assert.Contains("was built without CURVE (zmq_has(\"curve\") is false)", e.Message);
+        }
+
+        /// <summary>Whether NetZeroMQ lets <paramref name="option"/> be set to <paramref name="value"/> on the loaded version.</summary>
+        public static bool CanSet<T>(ContextOption<T> option, int value = 0) =>
+            LibzmqVersions.ContextOptionRefusal(option.Id, option.Name, write: true, Version, value) is null;
+
+        /// <summary>Whether NetZeroMQ lets <paramref name="option"/> be read on the loaded version.</summary>
+        public static bool CanRead<T>(ContextOption<T> option) =>
+            LibzmqVersions.ContextOptionRefusal(option.Id, option.Name, write: false, Version) is null;
+
+        /// <summary>
+        /// Asserts the refusal of a context option the loaded version lacks (to set, or to read): NotSupportedException naming
+        /// it and both versions.
+        /// </summary>
+        public static void AssertRefused<T>(ContextOption<T> option, Action use)
+        {
+            var e = Xunit.Assert.Throws<NotSupportedException>(use);
+            Xunit.Assert.StartsWith("Context option " + option.Name + " needs libzmq ", e.Message);
+            Xunit.Assert.Contains("the loaded libzmq is " + Version, e.Message);
+        }
+
         /// <summary>Whether the loaded libzmq is at least <paramref name="major"/>.<paramref name="minor"/>.<paramref name="patch"/>.</summary>
         public static bool IsAtLeast(int major, int minor, int patch) => Version >= new Version(major, minor, patch);
 

@@ -181,7 +181,9 @@ namespace NetZeroMQ
                 _ => EndpointUse.Lookup, // only looked up: well-formed text never used stays EndpointNotFound
             });
 
-            using var text = new Utf8.CString(endpoint, stackalloc byte[Utf8.StackLimit]);
+            // libzmq 4.1 refuses a wildcard source port in a connect: passed as 0 there (LibzmqVersions.ConnectText).
+            string native = call is EndpointCall.Connect or EndpointCall.Disconnect ? LibzmqVersions.ConnectText(endpoint, Libzmq.Version) : endpoint;
+            using var text = new Utf8.CString(native, stackalloc byte[Utf8.StackLimit]);
             Enter();
             try
             {

@@ -107,6 +107,9 @@ namespace NetZeroMQ
             _guard.RequireChecks();
             _attachment = attachment;
 
+            // The handle calls it just before zmq_close, on Dispose and on finalization alike.
+            _handle.SetCloseHook(attachment);
+
             // Every exit from now on lets the machinery act (ExitWithAttachment).
             _guard.RequireSlowExit();
         }

@@ -301,7 +301,7 @@ namespace NetZeroMQ
         /// <summary>Runs once, on whichever thread won the guard's release: closes the native socket and what it owns.</summary>
         private void ReleaseNative()
         {
-            _attachment?.OnClosing();
+            // The attachment's OnClosing runs inside the handle's release, just before zmq_close (SocketHandle.ReleaseHandle).
             _context.Untrack(_tracking);
             _scratch?.ReleaseOwned();
             _zeroCopyScratch?.ReleaseOwned();

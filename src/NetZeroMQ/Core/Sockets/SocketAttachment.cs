@@ -5,8 +5,10 @@ namespace NetZeroMQ
     /// core sees: as any call on the socket ends, when it is disposed, and when it closes. The async side is one: every call
     /// may consume the readiness notification its pending operations wait for, so it retries them as the call leaves.
     /// </summary>
-    /// <remarks>The core names no feature: it only calls these four methods on whatever was attached.</remarks>
-    internal abstract class SocketAttachment
+    /// <remarks>The core names no feature: it only calls these methods on whatever was attached. The last,
+    /// <see cref="SocketCloseHook.OnClosing"/>, is called by the socket's handle just before <c>zmq_close</c>, so it runs for a
+    /// socket abandoned to the finalizer too.</remarks>
+    internal abstract class SocketAttachment : SocketCloseHook
     {
         /// <summary>
         /// The thread ending a call still holds the guard (the socket is not being disposed). <paramref name="held"/> is that
@@ -19,8 +21,5 @@ namespace NetZeroMQ
 
         /// <summary><c>Dispose</c> was called (any thread, before the native socket is closed).</summary>
         internal abstract void OnDisposing();
-
-        /// <summary>The native socket is about to be closed, on the thread that closes it; no call is in flight.</summary>
-        internal abstract void OnClosing();
     }
 }

@@ -65,15 +65,22 @@ namespace NetZeroMQ
         /// current values of the other two, so the order of setting matters: the message says which to change first.
         /// </summary>
         internal static void CheckRate(Socket socket, long value) =>
-            CheckPgm(nameof(SocketOptions.Rate), value, RecoveryMs(socket), socket.GetOption(SocketOptions.MulticastMaxTpdu), value);
+            CheckPgm(nameof(SocketOptions.Rate), value, RecoveryMs(socket), Tpdu(socket), value);
 
         /// <summary>See <see cref="CheckRate"/>.</summary>
         internal static void CheckRecoveryInterval(Socket socket, long value) =>
-            CheckPgm(nameof(SocketOptions.RecoveryInterval), socket.GetOption(SocketOptions.Rate), value, socket.GetOption(SocketOptions.MulticastMaxTpdu), value);
+            CheckPgm(nameof(SocketOptions.RecoveryInterval), socket.GetOption(SocketOptions.Rate), value, Tpdu(socket), value);
 
         /// <summary>See <see cref="CheckRate"/>.</summary>
         internal static void CheckMulticastMaxTpdu(Socket socket, long value) =>
             CheckPgm(nameof(SocketOptions.MulticastMaxTpdu), socket.GetOption(SocketOptions.Rate), RecoveryMs(socket), value, value);
+
+        /// <summary>
+        /// The socket's PGM TPDU: ZMQ_MULTICAST_MAXTPDU where the loaded libzmq has it (4.2 and later), else libzmq 4.1's fixed
+        /// <c>pgm_max_tpdu</c> (1500, config.hpp), so that Rate and RecoveryInterval are checked, not refused, on 4.1.
+        /// </summary>
+        private static long Tpdu(Socket socket) =>
+            LibzmqVersions.HasOption(SocketOptions.MulticastMaxTpdu.Id, Libzmq.Version) ? socket.GetOption(SocketOptions.MulticastMaxTpdu) : 1500;
 
         private static long RecoveryMs(Socket socket) => (long)socket.GetOption(SocketOptions.RecoveryInterval).TotalMilliseconds;
 

@@ -523,11 +523,18 @@ namespace NetZeroMQ
 
         /// <summary>
         /// Throws <see cref="NotSupportedException"/> naming the option when the loaded libzmq lacks it: an option newer than
-        /// the loaded version (<see cref="LibzmqVersions.OptionSince"/>), or one that exists only in libzmq's draft API. Every
+        /// the loaded version (<see cref="LibzmqVersions.OptionSince"/>), one that exists only in libzmq's draft API, or a CURVE
+        /// option where libzmq was built without CURVE (<see cref="PlatformNotSupportedException"/>). Every
         /// getter and setter, typed or raw, passes here before the native call.
         /// </summary>
         internal static void ThrowIfDraftMissing(int id)
         {
+            // CurveServer, CurvePublicKey, CurveSecretKey, CurveServerKey: libzmq without CURVE answers them with a bare EINVAL.
+            if ((uint)(id - FirstCurve) <= LastCurve - FirstCurve)
+            {
+                Libzmq.ThrowIfNoCurve();
+            }
+
             // A draft-only option on a build without the draft API says that first (the version would not be enough).
             if (id >= FirstDraftOnly && s_byId.TryGetValue(id, out OptionInfo info) && info.DraftOnly)
             {
@@ -548,6 +555,10 @@ namespace NetZeroMQ
                 throw refusal;
             }
         }
+
+        /// <summary>ZMQ_CURVE_SERVER and ZMQ_CURVE_SERVERKEY: the CURVE options, which need a libzmq built with CURVE.</summary>
+        private const int FirstCurve = 47;
+        private const int LastCurve = 50;
 
         /// <summary>The lowest option number that some supported libzmq lacks (ZMQ_BLOCKY's neighbours, added in 4.2).</summary>
         private const int FirstVersioned = 70;
