@@ -3,6 +3,7 @@ using System.CommandLine;
 using System.Diagnostics;
 using System.Globalization;
 using NetZeroMQ.Benchmarks.Cli;
+using NetZeroMQ.Benchmarks.Reporting;
 using NetZeroMQ.Benchmarks.Transfer;
 using NetZeroMQ.Benchmarks.Transfer.RoundTrip;
 
@@ -87,7 +88,7 @@ public static class RoundTripCellMode
                 Console.WriteLine(string.Create(
                     CultureInfo.InvariantCulture,
                     $"pattern={CliOptions.NameOf(pattern)} transport={CliOptions.NameOf(transport)} size={size} count={count} mode={mode} api=buf hwm=default " +
-                    $"seconds={seconds:F6} msg_per_sec={count / seconds:F0} rtt_p50_us={Microseconds(ticks, 50):F2} rtt_p99_us={Microseconds(ticks, 99):F2} " +
+                    $"seconds={seconds:F6} msg_per_sec={count / seconds:F0} rtt_p50_us={TickPercentile.Microseconds(ticks, 50):F2} rtt_p99_us={TickPercentile.Microseconds(ticks, 99):F2} " +
                     $"rtt_mean_us={seconds * 1e6 / count:F2} alloc_bytes_per_msg={allocated / (double)count:F1} cpus={Environment.ProcessorCount} impl={impl} " +
                     $"runtime=.NET{Environment.Version} warmup={warmup}x{batches}"));
                 return 0;
@@ -98,12 +99,5 @@ public static class RoundTripCellMode
                 return 3;
             }
         }
-    }
-
-    /// <summary>Nearest rank: the smallest sample with at least <paramref name="percent"/>% of the samples at or below it.</summary>
-    private static double Microseconds(long[] sorted, int percent)
-    {
-        long rank = ((long)sorted.Length * percent + 99) / 100;
-        return sorted[Math.Max(0, rank - 1)] * 1e6 / Stopwatch.Frequency;
     }
 }

@@ -3,6 +3,7 @@ using System.CommandLine;
 using System.Diagnostics;
 using System.Globalization;
 using NetZeroMQ.Benchmarks.Cli;
+using NetZeroMQ.Benchmarks.Reporting;
 using NetZeroMQ.Benchmarks.Transfer.WakeUp;
 
 namespace NetZeroMQ.Benchmarks.Modes;
@@ -73,7 +74,7 @@ public static class WakeUpCellMode
                 Console.WriteLine(string.Create(
                     CultureInfo.InvariantCulture,
                     $"pattern=wakeup transport=inproc size=64 count={count} mode={mode} sockets={sockets} seconds={seconds:F6} msg_per_sec={count / seconds:F0} " +
-                    $"wake_p50_us={Microseconds(ticks, 50):F2} wake_p99_us={Microseconds(ticks, 99):F2} wake_mean_us={mean * 1e6 / Stopwatch.Frequency / count:F2} " +
+                    $"wake_p50_us={TickPercentile.Microseconds(ticks, 50):F2} wake_p99_us={TickPercentile.Microseconds(ticks, 99):F2} wake_mean_us={mean * 1e6 / Stopwatch.Frequency / count:F2} " +
                     $"alloc_bytes_per_msg={allocated / (double)count:F1} setup_ms={rig.SetupMilliseconds:F1} cpus={Environment.ProcessorCount} " +
                     $"reactor={Reactor.Current?.Kind ?? "none"} runtime=.NET{Environment.Version} warmup={warmup}x{batches}"));
                 return 0;
@@ -84,12 +85,5 @@ public static class WakeUpCellMode
                 return 3;
             }
         }
-    }
-
-    /// <summary>Nearest rank: the smallest sample with at least <paramref name="percent"/>% of the samples at or below it.</summary>
-    private static double Microseconds(long[] sorted, int percent)
-    {
-        long rank = ((long)sorted.Length * percent + 99) / 100;
-        return sorted[Math.Max(0, rank - 1)] * 1e6 / Stopwatch.Frequency;
     }
 }
