@@ -7,15 +7,21 @@
 // The draft modes (a libzmq with the draft API, NETZEROMQ_LIBZMQ) run the same loops on the thread-safe draft sockets:
 // clientserver-span and clientserver (the Message path) from CLIENT to SERVER, radiodish from RADIO to DISH (the Message
 // path with the group set on every message, as a RADIO needs).
-//   Instructions span|message|clientserver-span|clientserver|radiodish COUNT [SIZE]
+// The traced modes measure NetZeroMQ.Hosting's traced send with no listener on its activity source against the send it wraps:
+// traced sends a one-frame MultipartMessage with SendTracedAsync, untraced the same message with SendMultipartAsync, both
+// received with RecvMultipart (PUSH to PULL); the difference of the two counts is what tracing costs a message when nobody
+// listens (the case of docs/performance.md's --alloc-test rows, which show it allocates nothing).
+//   Instructions span|message|clientserver-span|clientserver|radiodish|traced|untraced COUNT [SIZE]
 using System;
 using System.Runtime.CompilerServices;
+using System.Threading.Tasks;
 using NetZeroMQ;
 using NetZeroMQ.Draft;
+using NetZeroMQ.Hosting;
 using Socket = NetZeroMQ.Socket;
 using SocketType = NetZeroMQ.SocketType;
 
-string[] modes = { "span", "message", "clientserver-span", "clientserver", "radiodish" };
+string[] modes = { "span", "message", "clientserver-span", "clientserver", "radiodish", "traced", "untraced" };
 int size = 64;
 if (args.Length < 2 || args.Length > 3 || Array.IndexOf(modes, args[0]) < 0 || !int.TryParse(args[1], out int count) || count < 1
     || (args.Length == 3 && (!int.TryParse(args[2], out size) || size < 0 || size > 128)))
@@ -64,6 +70,8 @@ long bytes = mode switch
 {
     "span" or "clientserver-span" => SpanLoop(sender, receiver, payload, count),
     "radiodish" => GroupLoop(sender, receiver, payload, count),
+    "traced" => MultipartLoop(sender, receiver, payload, count, traced: true),
+    "untraced" => MultipartLoop(sender, receiver, payload, count, traced: false),
     _ => MessageLoop(sender, receiver, payload, count),
 };
 if (bytes != (long)size * count)
@@ -119,6 +127,33 @@ static long GroupLoop(Socket radio, Socket dish, byte[] payload, int count)
         radio.Send(outgoing);
         dish.Recv(incoming);
         bytes += incoming.Size;
+    }
+
+    return bytes;
+}
+
+// One traced (or untraced) send of a one-frame multipart message and its receive. Both modes run this one method, so that
+// they differ only in the send called; traced is a parameter, not a constant, and the method is not inlined, so the compiler
+// cannot drop the branch. Nothing subscribes to the NetZeroMQ activity source, so the traced send finds no listener.
+[MethodImpl(MethodImplOptions.NoInlining)]
+static long MultipartLoop(Socket push, Socket pull, byte[] payload, int count, bool traced)
+{
+    using var outgoing = new MultipartMessage();
+    using var incoming = new MultipartMessage();
+    long bytes = 0;
+    for (int i = 0; i < count; i++)
+    {
+        outgoing.Add(payload);
+        ValueTask send = traced ? push.SendTracedAsync(outgoing) : push.SendMultipartAsync(outgoing);
+        // Below the high-water mark a send completes at once; taking the result finishes it (and would wait if it had not).
+        send.GetAwaiter().GetResult();
+        pull.RecvMultipart(incoming);
+        if (incoming.Count != 1)
+        {
+            throw new InvalidOperationException("received " + incoming.Count + " frames, expected 1 (a trace frame was added)");
+        }
+
+        bytes += incoming[0].Size;
     }
 
     return bytes;

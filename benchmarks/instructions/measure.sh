@@ -5,6 +5,10 @@
 # With a libzmq that has the draft API (DRAFT_LIBZMQ, default artifacts/native/runtimes/RID/native/libzmq.so, what
 # ./build.sh native makes), the draft paths run too, on the thread-safe sockets: clientserver-span and clientserver (CLIENT to
 # SERVER, span and Message path), radiodish (RADIO to DISH, the Message path with the group set on every message).
+# The traced paths (always measured) time NetZeroMQ.Hosting's traced send with no listener on its activity source against the
+# send it wraps: traced (SendTracedAsync) and untraced (SendMultipartAsync), a one-frame MultipartMessage each, received with
+# RecvMultipart; the difference of their counts is what tracing costs a message when nobody listens. The revision must have
+# src/NetZeroMQ.Hosting (any commit since the package was added).
 # The last column is what native.c (the same loops in C, built here with gcc) spends outside libzmq and libc.
 # Each path runs at SMALL and LARGE counts; (Ir(LARGE) - Ir(SMALL)) / (LARGE - SMALL) is the cost of one message with start-up
 # and shutdown cancelled out. Instruction counts do not depend on the machine's load, so one run of each is enough.
@@ -53,7 +57,10 @@ functions() {
         go && NF >= 2 { n = $1; gsub(",", "", n); $1 = ""; sub(/^ *(\([ 0-9.%]*\))? */, ""); print n "\t" $0 }'
 }
 
-is_draft() { [ "$1" != span ] && [ "$1" != message ]; }
+is_draft() { [ "$1" != span ] && [ "$1" != message ] && [ "$1" != traced ] && [ "$1" != untraced ]; }
+
+# native.c's loop for a path: the traced paths send one-frame messages, so C's counterpart is its Message loop.
+native_mode() { case "$1" in traced | untraced) echo message ;; *) echo "$1" ;; esac; }
 
 run() { # binary mode count build -> callgrind output file
     # The draft paths load the draft libzmq: NETZEROMQ_LIBZMQ for the binding, LD_LIBRARY_PATH (its soname) for native.c.
@@ -79,7 +86,7 @@ per_function() { # small.out large.out -> per-message self cost of each function
         | sort -rn
 }
 
-modes=(span message)
+modes=(span message traced untraced)
 if [ -f "$draft_lib" ]; then
     modes+=(clientserver-span clientserver radiodish)
     mkdir -p "$work/draftlib"
@@ -108,10 +115,11 @@ for mode in "${modes[@]}"; do
             per_function "$work/cg-$mode-$small-$build.out" "$work/cg-$mode-$large-$build.out" >"$profile/$mode-$build.txt"
         fi
     done
-    run "$work/native" "$mode" "$small" c
-    run "$work/native" "$mode" "$large" c
-    read -r _ ca < <(totals "$work/cg-$mode-$small-c.out" native)
-    read -r _ cb < <(totals "$work/cg-$mode-$large-c.out" native)
+    c_mode=$(native_mode "$mode")
+    run "$work/native" "$c_mode" "$small" c
+    run "$work/native" "$c_mode" "$large" c
+    read -r _ ca < <(totals "$work/cg-$c_mode-$small-c.out" native)
+    read -r _ cb < <(totals "$work/cg-$c_mode-$large-c.out" native)
     printf '| %s | %d | %d | %d | %d | %+d | %+d | %d |\n' "$mode" "${per[0]}" "${per[1]}" "${per[2]}" "${per[3]}" \
         "$((per[2] - per[0]))" "$((per[3] - per[1]))" "$(( (cb - ca) / (large - small) ))"
     # The working tree's count outside libzmq and libc is what the budget bounds.
