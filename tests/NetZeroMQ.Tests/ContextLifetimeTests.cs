@@ -175,10 +175,12 @@ namespace NetZeroMQ.Tests
         /// </summary>
         /// <remarks>
         /// The listener's end is checked by what only it could hold: for ipc, the socket file libzmq unlinks as it closes the
-        /// listener; for tcp, a connect that nothing accepts. (Binding the port again, as this test once did, also fails when
-        /// another test's outgoing connection happens to take that port as its ephemeral source port in between.) The tcp
-        /// listener's port lies below the ephemeral range (<see cref="LoopbackPorts"/>), so that nothing else can answer the
-        /// probe once the listener is gone.
+        /// listener; for tcp, the kernel's record of that very listening socket, by its inode (<see cref="TcpListeners"/>). A
+        /// connect probe to the port, which this test used before, cannot tell the listener from another socket that took the
+        /// port since (the probe answered twice in full-suite runs, 1 ms after a Dispose, on a machine where other test processes
+        /// listened on random ports of the same range). Where the kernel's table cannot be read, the probe remains,
+        /// with the listener's port below the ephemeral range (<see cref="LoopbackPorts"/>), where no connect's source port or
+        /// wildcard bind can take it.
         /// </remarks>
         [Theory]
         [InlineData("recv", "ipc")]
@@ -195,6 +197,8 @@ namespace NetZeroMQ.Tests
                 Socket socket = new Socket(context, SocketType.Pull);
                 socket.ReceiveTimeout = Timeout.InfiniteTimeSpan;
                 string endpoint = transport == "tcp" ? LoopbackPorts.Bind(socket) : Transports.BindAnywhere(socket, transport);
+                ulong? listener = transport == "tcp" && TcpListeners.Available ? TcpListeners.OnLoopbackPort(PortOf(endpoint)) : null;
+                Assert.True(listener is not null || !TcpListeners.Available || transport != "tcp", $"no listening socket in the kernel's table for {endpoint}");
                 using var poller = new Poller();
                 poller.Add(socket, PollEvents.In);
                 System.Threading.Tasks.Task<string>? pending = call == "async" ? socket.RecvStringAsync().AsTask() : null;
@@ -211,7 +215,7 @@ namespace NetZeroMQ.Tests
                 long disposeMs = disposing.ElapsedMilliseconds;
 
                 string where = $"round {round}, {call} over {endpoint}, Context.Dispose took {disposeMs} ms";
-                Assert.False(ListenerStillOpen(endpoint), where + ": the listener was still open when Dispose returned");
+                Assert.False(ListenerStillOpen(endpoint, listener), where + ": the listener was still open when Dispose returned");
                 Assert.True(socket.IsDisposed, where);
                 if (blocked is not null)
                 {
@@ -232,15 +236,24 @@ namespace NetZeroMQ.Tests
         private static bool EndedByDispose(Exception? e) =>
             e is ObjectDisposedException || (e is ZmqException z && z.Error == ZmqError.ContextTerminated);
 
-        /// <summary>Whether something still listens on a tcp or ipc endpoint that was bound once.</summary>
-        private static bool ListenerStillOpen(string endpoint)
+        /// <summary>
+        /// Whether the listener of an endpoint that was bound once is still open: for ipc its socket file; for tcp the listening
+        /// socket of that inode when the kernel's table is readable (<paramref name="tcpListener"/>), else whether anything
+        /// answers a connect to the port.
+        /// </summary>
+        private static bool ListenerStillOpen(string endpoint, ulong? tcpListener)
         {
             if (endpoint.StartsWith("ipc://", StringComparison.Ordinal))
             {
                 return System.IO.File.Exists(endpoint.Substring("ipc://".Length));
             }
 
-            int port = int.Parse(endpoint.Substring(endpoint.LastIndexOf(':') + 1), System.Globalization.CultureInfo.InvariantCulture);
+            if (tcpListener is { } inode)
+            {
+                return TcpListeners.IsOpen(inode);
+            }
+
+            int port = PortOf(endpoint);
             using var probe = new System.Net.Sockets.Socket(AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, ProtocolType.Tcp);
             try
             {
@@ -252,5 +265,8 @@ namespace NetZeroMQ.Tests
                 return false;
             }
         }
+
+        private static int PortOf(string endpoint) =>
+            int.Parse(endpoint.Substring(endpoint.LastIndexOf(':') + 1), System.Globalization.CultureInfo.InvariantCulture);
     }
 }

@@ -122,18 +122,6 @@ public sealed class Interleaved
             : new ChildCommand(process, arguments.ToList());
     }
 
-    public static string LoadAverage()
-    {
-        try
-        {
-            return string.Join(" ", File.ReadAllText("/proc/loadavg").Split(' ').Take(3));
-        }
-        catch (IOException)
-        {
-            return "?";
-        }
-    }
-
     public static string Invariant(double value) => value.ToString(CultureInfo.InvariantCulture);
 
     private void Keep(ChildResult result, ChildCommand command, List<ChildResult> results)

@@ -125,7 +125,7 @@ public static class NativeComparisonMode
         }
 
         var runner = new Interleaved(pin, environment);
-        Console.WriteLine($"rounds={rounds} pin={(pin ? "taskset -c 0" : "none")} malloc={(environment is null ? "default" : "neutral")} warmup_seconds={Interleaved.Invariant(warmupSeconds)} cpus={Environment.ProcessorCount} load=\"{Interleaved.LoadAverage()}\" started={DateTime.UtcNow:yyyy-MM-dd HH:mm:ss}Z");
+        Console.WriteLine($"rounds={rounds} pin={(pin ? "taskset -c 0" : "none")} malloc={(environment is null ? "default" : "neutral")} warmup_seconds={Interleaved.Invariant(warmupSeconds)} cpus={Environment.ProcessorCount} load=\"{Reporting.Load.Text()}\" started={DateTime.UtcNow:yyyy-MM-dd HH:mm:ss}Z");
         // Which libzmq each side loads: the C program's own report (zmq_version's file) and this process's, which the .NET
         // children share (same environment). Draft cells run only when both have the draft API.
         ChildResult nativeLibzmq = runner.Start(NativeProgram.Command(native, new[] { "--draft-check" }));

@@ -78,7 +78,7 @@ public static class NetMqComparisonMode
         }
 
         var runner = new Interleaved(pin);
-        Console.WriteLine($"rounds={rounds} pin={(pin ? "taskset -c 0" : "none")} netmq={typeof(NetMQ.Msg).Assembly.GetName().Version} warmup_seconds={Interleaved.Invariant(warmupSeconds)} cpus={Environment.ProcessorCount} load=\"{Interleaved.LoadAverage()}\" started={DateTime.UtcNow:yyyy-MM-dd HH:mm:ss}Z");
+        Console.WriteLine($"rounds={rounds} pin={(pin ? "taskset -c 0" : "none")} netmq={typeof(NetMQ.Msg).Assembly.GetName().Version} warmup_seconds={Interleaved.Invariant(warmupSeconds)} cpus={Environment.ProcessorCount} load=\"{Reporting.Load.Text()}\" started={DateTime.UtcNow:yyyy-MM-dd HH:mm:ss}Z");
         if (transports.Contains("ipc"))
         {
             Console.WriteLine("skipped ipc: " + NoIpc + ".");

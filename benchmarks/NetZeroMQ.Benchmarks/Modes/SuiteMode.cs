@@ -122,6 +122,7 @@ public static class SuiteMode
             $"BenchmarkDotNet suite: {cases} cases in {selection.Count} classes, job {job.Id}: " +
             $"{Progress.About(TimeSpan.FromSeconds(SuiteProgress.BuildSeconds + cases * perCase))} on a quiet 2-CPU machine; {Load.Describe(Load.Text(), Environment.ProcessorCount)}.");
         Console.WriteLine("Log (BenchmarkDotNet's output: every iteration, the summary table of each class): " + RunFiles.Show(files.Log));
+        OtherWork.Sample? started = OtherWork.Take();
         Summary[] summaries = BenchmarkSwitcher.FromTypes(BenchmarkTypes.ToArray()).Run(arguments, BenchmarkConfig.Create(job, log, progress)).ToArray();
         log.Flush();
 
@@ -133,10 +134,11 @@ public static class SuiteMode
 
         bool failed = summaries.Any(s => s.HasCriticalValidationErrors || s.Reports.Any(r => !r.Success));
         int failedCases = summaries.Sum(s => s.Reports.Count(r => !r.Success));
+        double? otherCpus = OtherWork.CpusBetween(started, OtherWork.Take());
         Console.WriteLine(
             $"Suite done in {Progress.Clock(progress.Elapsed)}: {summaries.Sum(s => s.BenchmarksCases.Length)} cases, {(failedCases == 0 ? "none failed" : failedCases + " FAILED")}" +
-            $"{(summaries.Any(s => s.HasCriticalValidationErrors) ? ", validation errors (see the log)" : "")}; {Load.Describe(Load.Text(), Environment.ProcessorCount)} at the end" +
-            $"{(Load.PerCpu() > Reliability.MaxLoadPerCpu ? ": above " + Reliability.MaxLoadPerCpu.ToString("F1", System.Globalization.CultureInfo.InvariantCulture) + " per CPU, differences between cases are not reliable" : "")}.");
+            $"{(summaries.Any(s => s.HasCriticalValidationErrors) ? ", validation errors (see the log)" : "")}; {OtherWork.Describe(otherCpus)} on average" +
+            $"{(otherCpus > Reliability.MaxOtherCpus ? ": above " + Reliability.MaxOtherCpus.ToString("F2", System.Globalization.CultureInfo.InvariantCulture) + ", differences between cases are not reliable" : "")}.");
         Console.WriteLine("Summary tables: " + RunFiles.Show(files.Log) + "; BenchmarkDotNet's reports (csv, html, GitHub markdown per class): " +
             RunFiles.Show(summaries.Select(s => s.ResultsDirectoryPath).FirstOrDefault() ?? "BenchmarkDotNet.Artifacts/results"));
         return failed ? 1 : 0;

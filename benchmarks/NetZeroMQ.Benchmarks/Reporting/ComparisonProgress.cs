@@ -22,6 +22,7 @@ public sealed class ComparisonProgress : IDisposable
     private readonly double _secondsPerCell;
     private readonly List<string> _unreliable = new();
     private int _measured;
+    private OtherWork.Sample? _cellStart;
 
     public ComparisonProgress(string mode, Interleaved runner, int cells, int rounds, double seconds, double warmupSeconds, bool pin)
     {
@@ -34,8 +35,9 @@ public sealed class ComparisonProgress : IDisposable
         _progress = new Progress(Console.Out, cells, cells * _secondsPerCell, () => _clock.Elapsed);
         Console.WriteLine(
             $"{mode}: {cells} cells x {rounds} interleaved rounds, {(pin ? "pinned (taskset -c 0)" : "unpinned (no --pin)")}: estimated " +
-            $"{Progress.About(TimeSpan.FromSeconds(cells * _secondsPerCell))} on a quiet 2-CPU machine; {Load.Describe(Load.Text(), Environment.ProcessorCount)}.");
+            $"{Progress.About(TimeSpan.FromSeconds(cells * _secondsPerCell))} on a quiet 2-CPU machine; {Load.Describe(Load.Text(), Environment.ProcessorCount)}, {OtherWork.Describe(OtherWork.Now(TimeSpan.FromSeconds(1)))} in the last second.");
         Console.WriteLine($"Reliability: {Reliability.Rule}. Log (every round): {RunFiles.Show(_files.Log)}");
+        _cellStart = OtherWork.Take();
     }
 
     /// <summary>
@@ -44,6 +46,9 @@ public sealed class ComparisonProgress : IDisposable
     /// </summary>
     public void Cell(string name, IReadOnlyList<ChildResult> baseline, IReadOnlyList<ChildResult> candidate, string field, string ratioName)
     {
+        OtherWork.Sample? cellEnd = OtherWork.Take();
+        double? otherCpus = OtherWork.CpusBetween(_cellStart, cellEnd);
+        _cellStart = cellEnd;
         List<double> ratios = candidate.Zip(baseline, (c, b) => c.Field(field) is > 0 && b.Field(field) is > 0 ? c.Field(field)!.Value / b.Field(field)!.Value : (double?)null)
             .Where(r => r is not null).Select(r => r!.Value).ToList();
         if (ratios.Count == 0)
@@ -55,7 +60,7 @@ public sealed class ComparisonProgress : IDisposable
         _measured++;
         double? cv = MatrixCell.CoefficientOfVariation(ratios);
         string line = $"{name}: {ratioName} {MatrixReport.Fixed(MatrixCell.Median(ratios), "F2")} (cv {MatrixReport.Percent(cv)})";
-        if (Reliability.Problem(cv, Load.PerCpu()) is { } why)
+        if (Reliability.Problem(cv, otherCpus) is { } why)
         {
             _unreliable.Add($"{name}: {why}");
             line += ", unreliable: " + why;
@@ -65,7 +70,11 @@ public sealed class ComparisonProgress : IDisposable
     }
 
     /// <summary>A cell that did not run (draft API missing, pilot failed): counted, so that the estimate stays right.</summary>
-    public void Skipped(string name, string why) => _progress.Step($"{name}: {why}", 0);
+    public void Skipped(string name, string why)
+    {
+        _cellStart = OtherWork.Take();
+        _progress.Step($"{name}: {why}", 0);
+    }
 
     /// <summary>The verdict and the log's path, after the mode's table.</summary>
     public void Finish()

@@ -5,8 +5,9 @@ namespace NetZeroMQ.Benchmarks.Reporting;
 
 /// <summary>
 /// When a measured ratio can be trusted. A ratio is unreliable when
-/// 1. the machine was busy: the 1-minute load average per CPU, the highest seen before, during or after the measurement,
-///    above <see cref="MaxLoadPerCpu"/> (more runnable threads than CPUs: the two sides competed with other work, unevenly);
+/// 1. other work was busy: it kept more than <see cref="MaxOtherCpus"/> CPUs busy on average while the ratio was measured
+///    (<see cref="OtherWork"/>; the two sides then competed with it, unevenly). The load average is not the measure: it
+///    counts the run's own threads;
 /// 2. the rounds disagree: the coefficient of variation of the per-round ratios above <see cref="MaxVariation"/>;
 /// 3. or its spread is unknown: fewer than two rounds measured both sides.
 /// Means and the list of cells below the bar count reliable ratios only, and say how many were left out.
@@ -14,23 +15,26 @@ namespace NetZeroMQ.Benchmarks.Reporting;
 /// </summary>
 public static class Reliability
 {
-    /// <summary>1-minute load average per CPU above which a measurement is unreliable.</summary>
-    public const double MaxLoadPerCpu = 1.0;
+    /// <summary>
+    /// CPUs of other work (on average over the measurement) above which a measurement is unreliable: a fifth of a CPU, which on
+    /// two CPUs takes a tenth of the machine, about the spread that <see cref="MaxVariation"/> allows.
+    /// </summary>
+    public const double MaxOtherCpus = 0.2;
 
     /// <summary>Coefficient of variation of the per-round ratios above which a ratio is unreliable.</summary>
     public const double MaxVariation = 0.10;
 
     private static readonly CultureInfo s_invariant = CultureInfo.InvariantCulture;
 
-    /// <summary>Why a ratio is unreliable ("load 8.5/CPU > 1.0, cv 14% > 10%"), or null when it is reliable.</summary>
+    /// <summary>Why a ratio is unreliable ("other work 1.70 CPUs > 0.20, cv 14% > 10%"), or null when it is reliable.</summary>
     /// <param name="variation">Coefficient of variation of the per-round ratios; null when fewer than two rounds.</param>
-    /// <param name="loadPerCpu">The highest 1-minute load average per CPU seen; null when unknown (not Linux).</param>
-    public static string? Problem(double? variation, double? loadPerCpu)
+    /// <param name="otherCpus">CPUs other work kept busy while it was measured (<see cref="OtherWork"/>); null when unknown (not Linux).</param>
+    public static string? Problem(double? variation, double? otherCpus)
     {
         var reasons = new List<string>();
-        if (loadPerCpu > MaxLoadPerCpu)
+        if (otherCpus > MaxOtherCpus)
         {
-            reasons.Add($"load {loadPerCpu.Value.ToString("F1", s_invariant)}/CPU > {MaxLoadPerCpu.ToString("F1", s_invariant)}");
+            reasons.Add($"{OtherWork.Describe(otherCpus)} > {MaxOtherCpus.ToString("F2", s_invariant)}");
         }
 
         if (variation is null)
@@ -47,7 +51,7 @@ public static class Reliability
 
     /// <summary>The rule in one line, for headers and summaries.</summary>
     public static string Rule =>
-        $"a ratio is unreliable when the load average per CPU exceeds {MaxLoadPerCpu.ToString("F1", s_invariant)} or the rounds' coefficient of variation exceeds {Percent(MaxVariation)}";
+        $"a ratio is unreliable when other work kept more than {MaxOtherCpus.ToString("F2", s_invariant)} CPUs busy while it was measured or the rounds' coefficient of variation exceeds {Percent(MaxVariation)}";
 
     public static string Percent(double value) => (value * 100).ToString("F0", s_invariant) + "%";
 }

@@ -40,13 +40,13 @@ public sealed class MatrixCell
     /// <summary>How long the cell took (pilot and rounds), in seconds; null in results files from before it was recorded.</summary>
     public double? Seconds { get; set; }
 
-    /// <summary>The highest 1-minute load average per CPU seen before, between and after the cell's rounds; null when unknown.</summary>
-    public double? LoadPerCpu { get; set; }
+    /// <summary>The CPUs other work kept busy on average while the cell ran (<see cref="Reporting.OtherWork"/>); null when unknown.</summary>
+    public double? OtherCpus { get; set; }
 
     /// <summary>Why the cell's ratio is unreliable (<see cref="Reporting.Reliability"/>), or null when it is reliable or was not measured.</summary>
-    /// <param name="results">The run, whose load at its start and end stands in when the cell has no load of its own.</param>
+    /// <param name="results">The run, whose other work over the whole run stands in when the cell has no figure of its own.</param>
     public string? Unreliable(MatrixResults results) =>
-        Achievement() is null ? null : Reporting.Reliability.Problem(Variation(), LoadPerCpu ?? results.LoadPerCpu());
+        Achievement() is null ? null : Reporting.Reliability.Problem(Variation(), OtherCpus ?? results.OtherCpus);
 
     /// <summary>.NET / native of each round where both ran.</summary>
     public IReadOnlyList<double> Ratios() => Paired(Dotnet, Native);
@@ -112,11 +112,6 @@ public sealed class MatrixResults
 
     public List<MatrixCell> Cells { get; set; } = new();
 
-    /// <summary>The higher of the run's start and end 1-minute load per CPU, or null when neither is known.</summary>
-    public double? LoadPerCpu()
-    {
-        double? start = Reporting.Load.PerCpu(LoadAtStart, Cpus);
-        double? end = Reporting.Load.PerCpu(LoadAtEnd, Cpus);
-        return start is null ? end : end is null ? start : Math.Max(start.Value, end.Value);
-    }
+    /// <summary>The CPUs other work kept busy on average over the whole run (<see cref="Reporting.OtherWork"/>); null when unknown.</summary>
+    public double? OtherCpus { get; set; }
 }

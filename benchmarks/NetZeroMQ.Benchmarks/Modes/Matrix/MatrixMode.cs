@@ -142,20 +142,20 @@ public static class MatrixMode
         int withNetMq = plan.Count(c => c.NetMqNotRun is null);
         Console.WriteLine(
             $"--matrix: {plan.Count} cells x {results.Rounds} interleaved rounds (native, .NET{(withNetMq > 0 ? $", NetMQ in {withNetMq} cells" : "")}), api={results.Api}, " +
-            $"{(pin ? "pinned: taskset -c 0" : "unpinned (no --pin)")}, {Load.Describe(results.LoadAtStart, results.Cpus)}, started {results.Started}");
+            $"{(pin ? "pinned: taskset -c 0" : "unpinned (no --pin)")}, {Load.Describe(results.LoadAtStart, results.Cpus)}, {OtherWork.Describe(OtherWork.Now(TimeSpan.FromSeconds(1)))} in the last second, started {results.Started}");
         Console.WriteLine($"Estimated duration: {Progress.About(TimeSpan.FromSeconds(planned))} (longer on a loaded machine; the estimate follows the real pace after each cell).");
         Console.WriteLine($"Reliability: {Reliability.Rule}.");
         Console.WriteLine("Log (every round of every run): " + RunFiles.Show(files.Log));
         log.WriteLine($"--matrix {results.Command} started {results.Started}, load \"{results.LoadAtStart}\"");
         var clock = System.Diagnostics.Stopwatch.StartNew();
         var progress = new Progress(Console.Out, plan.Count, planned, () => clock.Elapsed);
+        OtherWork.Sample? runStart = OtherWork.Take();
         foreach (MatrixCell cell in plan)
         {
             TimeSpan cellStart = clock.Elapsed;
-            double? loadBefore = Load.PerCpu();
+            OtherWork.Sample? before = OtherWork.Take();
             Measure(runner, native, cell, options);
-            double? loadAfter = Load.PerCpu();
-            cell.LoadPerCpu = loadBefore is null ? loadAfter : loadAfter is null ? loadBefore : Math.Max(loadBefore.Value, loadAfter.Value);
+            cell.OtherCpus = OtherWork.CpusBetween(before, OtherWork.Take());
             cell.Seconds = Math.Round((clock.Elapsed - cellStart).TotalSeconds, 1);
             results.Cells.Add(cell);
             progress.Step(CellLine(cell, results), PlannedSeconds(cell, results));
@@ -163,6 +163,7 @@ public static class MatrixMode
 
         results.Finished = DateTime.UtcNow.ToString("yyyy-MM-dd HH:mm:ss'Z'", System.Globalization.CultureInfo.InvariantCulture);
         results.LoadAtEnd = Load.Text();
+        results.OtherCpus = OtherWork.CpusBetween(runStart, OtherWork.Take());
         File.WriteAllText(files.Json, JsonSerializer.Serialize(results, new JsonSerializerOptions { WriteIndented = true }));
         Publish(results, files, chart);
         Console.WriteLine($"{Progress.Clock(clock.Elapsed)} for {plan.Count} cells.");

@@ -30,7 +30,7 @@ public static class MatrixReport
             $"of .NET msg/s / native msg/s (same count, both after at least {Inv(results.WarmupSeconds)} s of untimed batches on the same sockets; {placement}), and in brackets the " +
             "coefficient of variation of the per-round ratios. Above 1.00: NetZeroMQ is faster. " +
             $"A \"?\" marks an unreliable ratio: {Reporting.Reliability.Rule}.");
-        output.WriteLine($"Run {results.Started} to {results.Finished}, {results.Cpus} CPUs, load average \"{results.LoadAtStart}\" at the start and \"{results.LoadAtEnd}\" at the end.");
+        output.WriteLine($"Run {results.Started} to {results.Finished}, {results.Cpus} CPUs, load average \"{results.LoadAtStart}\" at the start and \"{results.LoadAtEnd}\" at the end, {Reporting.OtherWork.Describe(results.OtherCpus)} on average.");
         output.WriteLine($"Command: {results.Command}");
         output.WriteLine();
 
@@ -91,10 +91,10 @@ public static class MatrixReport
             : $"Cells below {Bar:F2} ({below.Count} of {reliable.Count} reliable): " + string.Join("; ", below.Select(c => $"{Name(c)} {c.Achievement():F2}")) + ".");
         if (unreliable.Count > 0)
         {
-            int byLoad = unreliable.Count(c => c.Unreliable(results)!.Contains("load", StringComparison.Ordinal));
+            int byLoad = unreliable.Count(c => c.Unreliable(results)!.Contains("other work", StringComparison.Ordinal));
             int bySpread = unreliable.Count(c => c.Unreliable(results)!.Contains("cv", StringComparison.Ordinal) || c.Unreliable(results)!.Contains("rounds", StringComparison.Ordinal));
             output.WriteLine(
-                $"Unreliable, not counted: {unreliable.Count} ({byLoad} by load, {bySpread} by spread); their mean, for reference only: " +
+                $"Unreliable, not counted: {unreliable.Count} ({byLoad} by other work, {bySpread} by spread); their mean, for reference only: " +
                 $"{unreliable.Average(c => c.Achievement()!.Value):F2}, {unreliable.Count(c => c.Achievement() < Bar)} of them below {Bar:F2}.");
         }
 
@@ -111,7 +111,7 @@ public static class MatrixReport
     /// <summary>Whether the numbers can be trusted, and why.</summary>
     public static string Verdict(MatrixResults results, int measured, int reliable)
     {
-        string load = Reporting.Load.Describe(results.LoadAtStart, results.Cpus) + " at the start";
+        string load = Reporting.OtherWork.Describe(results.OtherCpus) + " on average over the run";
         if (measured == 0)
         {
             return "nothing measured.";
@@ -125,7 +125,7 @@ public static class MatrixReport
         if (reliable == 0)
         {
             return $"these numbers cannot be trusted: every cell is unreliable ({load}); {Reporting.Reliability.Rule}. " +
-                "Run again on a quiet machine (load per CPU under 1), with --pin for a reproducible ratio.";
+                $"Run again on a quiet machine (other work under {Reporting.Reliability.MaxOtherCpus.ToString("F2", System.Globalization.CultureInfo.InvariantCulture)} CPUs), with --pin for a reproducible ratio.";
         }
 
         return $"{measured - reliable} of {measured} cells are unreliable (marked \"?\" in the results file; {load}); the mean and the " +
