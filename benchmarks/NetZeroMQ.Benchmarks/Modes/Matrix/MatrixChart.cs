@@ -177,7 +177,10 @@ public static class MatrixChart
     /// <summary>Room at the foot of the axis for the size labels: a value below the axis is marked above them.</summary>
     private const double FootRoom = 0.08;
 
-    /// <summary>A value beyond the axis: a triangle at the edge pointing out, and the value beside it.</summary>
+    /// <summary>
+    /// A value beyond the axis: a triangle at the edge pointing out, and the value written upright along the bar, into the
+    /// plot (neighbouring outliers, one bar apart, would overwrite each other's numbers written across).
+    /// </summary>
     private static void Edge(Plot plot, double position, double value, double edge, bool above)
     {
         edge = above ? edge : edge + FootRoom;
@@ -186,8 +189,9 @@ public static class MatrixChart
         text.LabelFontSize = 9;
         text.LabelFontColor = Colors.Red;
         text.LabelBackgroundColor = Colors.White;
-        text.LabelAlignment = Alignment.LowerCenter;
-        text.OffsetY = above ? 0 : -6;
+        text.LabelRotation = -90;
+        text.LabelAlignment = above ? Alignment.MiddleRight : Alignment.MiddleLeft;
+        text.OffsetY = above ? 6 : -6;
     }
 
     private static string ShortSize(int size) =>
