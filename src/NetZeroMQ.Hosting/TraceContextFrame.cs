@@ -29,6 +29,15 @@ namespace NetZeroMQ.Hosting
         /// <summary>The first bytes of a trace frame: NUL, "trace", line feed.</summary>
         public static ReadOnlySpan<byte> Marker => "\0trace\n"u8;
 
+        /// <summary>A trace frame follows a message's own frames: refuses a message that has none.</summary>
+        internal static void ThrowIfNoFrames(MultipartMessage message)
+        {
+            if (message.Count == 0)
+            {
+                throw new ArgumentException("A trace frame follows the message's own frames; the message has none.", nameof(message));
+            }
+        }
+
         /// <summary>Appends a trace frame holding <paramref name="context"/> as the last frame of <paramref name="message"/>.</summary>
         /// <param name="message">The message to send; it must hold at least one frame already.</param>
         /// <param name="context">The span context to carry (its trace id, span id and flags, and <paramref name="traceState"/>).</param>
@@ -43,10 +52,7 @@ namespace NetZeroMQ.Hosting
                 throw new ArgumentException("An invalid (default) span context cannot be carried.", nameof(context));
             }
 
-            if (message.Count == 0)
-            {
-                throw new ArgumentException("A trace frame follows the message's own frames; the message has none.", nameof(message));
-            }
+            ThrowIfNoFrames(message);
 
             // "00-" trace id "-" span id "-" flags: 55 characters.
             Span<byte> frame = stackalloc byte[MaxLength];
