@@ -13,7 +13,9 @@ namespace NetZeroMQ.Hosting
     /// <remarks>
     /// A peer counts from its handshake (<see cref="MonitorEvents.HandshakeSucceeded"/>) until its disconnection; a
     /// connection whose handshake failed never counts. tcp and ipc report these events; inproc connections report none, so an
-    /// inproc socket's count stays 0. Thread-safe.
+    /// inproc socket's count stays 0. A libzmq that never reports a handshake's success (4.2 release builds; the monitor
+    /// refuses it there) counts a peer from its connection (<see cref="MonitorEvents.Connected"/> or
+    /// <see cref="MonitorEvents.Accepted"/>) until its handshake fails or it disconnects. Thread-safe.
     /// </remarks>
     public sealed class SocketPeers
     {
@@ -27,6 +29,7 @@ namespace NetZeroMQ.Hosting
         private TaskCompletionSource _peerArrived = NewSignal();
         private int _count;
         private int _failedHandshakes;             // failed handshakes whose Disconnected event is still to come
+        private bool _countsConnections;           // libzmq never reports a handshake's success: peers count from their connection
         private DateTimeOffset? _noPeerSince;
         private volatile bool _stopping;
 
@@ -107,7 +110,18 @@ namespace NetZeroMQ.Hosting
         /// <summary>Starts monitoring; called by the factory on the thread that owns the socket (a monitor's start uses it).</summary>
         internal void Start(Socket socket)
         {
-            _monitor = socket.Monitor(MonitorEvents.HandshakeSucceeded | MonitorEvents.HandshakeFailed | MonitorEvents.Disconnected);
+            try
+            {
+                _monitor = socket.Monitor(MonitorEvents.HandshakeSucceeded | MonitorEvents.HandshakeFailed | MonitorEvents.Disconnected);
+            }
+            catch (NotSupportedException)
+            {
+                // The loaded libzmq never sends some of these (a 4.2 release build never reports a success): every event it
+                // sends instead, a peer counted from its connection.
+                _countsConnections = true;
+                _monitor = socket.Monitor(MonitorEvents.All);
+            }
+
             using (ExecutionContext.SuppressFlow())
             {
                 _thread = new Thread(Run) { Name = "NetZeroMQ peers " + Name, IsBackground = true };
@@ -159,7 +173,10 @@ namespace NetZeroMQ.Hosting
             int count;
             lock (_gate)
             {
-                if (kind == MonitorEvents.HandshakeSucceeded)
+                bool arrived = _countsConnections
+                    ? kind == MonitorEvents.Connected || kind == MonitorEvents.Accepted
+                    : kind == MonitorEvents.HandshakeSucceeded;
+                if (arrived)
                 {
                     count = ++_count;
                     _noPeerSince = null;
@@ -168,6 +185,16 @@ namespace NetZeroMQ.Hosting
                 else if ((kind & MonitorEvents.HandshakeFailed) != 0)
                 {
                     _failedHandshakes++;
+                    if (!_countsConnections || _count == 0)
+                    {
+                        return;
+                    }
+
+                    // Counted from its connection: it leaves the count now, and its Disconnected is skipped.
+                    count = Departed();
+                }
+                else if (kind != MonitorEvents.Disconnected)
+                {
                     return;
                 }
                 else if (_failedHandshakes > 0)
@@ -178,12 +205,7 @@ namespace NetZeroMQ.Hosting
                 }
                 else if (_count > 0)
                 {
-                    count = --_count;
-                    if (count == 0)
-                    {
-                        _noPeerSince = DateTimeOffset.UtcNow;
-                        _peerArrived = NewSignal();
-                    }
+                    count = Departed();
                 }
                 else
                 {
@@ -193,6 +215,19 @@ namespace NetZeroMQ.Hosting
 
             Log.PeersChanged(_logger, Name, count);
             Changed?.Invoke(this, count);
+        }
+
+        /// <summary>A counted peer left; the caller holds <see cref="_gate"/>. Returns the new count.</summary>
+        private int Departed()
+        {
+            int count = --_count;
+            if (count == 0)
+            {
+                _noPeerSince = DateTimeOffset.UtcNow;
+                _peerArrived = NewSignal();
+            }
+
+            return count;
         }
 
         private static TaskCompletionSource NewSignal() => new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);

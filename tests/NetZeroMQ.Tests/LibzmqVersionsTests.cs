@@ -9,7 +9,7 @@ namespace NetZeroMQ.Tests
     /// The decisions NetZeroMQ takes by libzmq version (docs/libzmq-versions.md), tested with version numbers so that they
     /// run on every machine, and the behaviour they lead to on the libzmq this run loaded.
     /// </summary>
-    public class LibzmqVersionsTests
+    public partial class LibzmqVersionsTests
     {
         public static TheoryData<string, string, bool> OptionCases => new TheoryData<string, string, bool>
         {

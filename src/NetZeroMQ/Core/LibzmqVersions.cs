@@ -114,5 +114,103 @@ namespace NetZeroMQ
             return new NotSupportedException(
                 "Socket option " + name + " needs libzmq " + since + " or later; the loaded libzmq is " + version + why + ".");
         }
+
+        /// <summary>libzmq 4.3.0: the handshake monitor events leave the draft API (sent by every build).</summary>
+        internal static readonly Version V4_3 = new Version(4, 3, 0);
+
+        // libzmq's handshake monitor events by number (ZMQ_EVENT_HANDSHAKE_*): MonitorEvents is a feature's type.
+
+        /// <summary><c>ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL</c> (4.2.1 and 4.2.2: <c>ZMQ_EVENT_HANDSHAKE_FAILED</c>).</summary>
+        internal const int HandshakeFailedNoDetail = 0x0800;
+
+        /// <summary><c>ZMQ_EVENT_HANDSHAKE_SUCCEEDED</c> (4.2.1 and 4.2.2: <c>ZMQ_EVENT_HANDSHAKE_SUCCEED</c>).</summary>
+        internal const int HandshakeSucceeded = 0x1000;
+
+        /// <summary><c>ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL</c>.</summary>
+        internal const int HandshakeFailedProtocol = 0x2000;
+
+        /// <summary><c>ZMQ_EVENT_HANDSHAKE_FAILED_AUTH</c>.</summary>
+        internal const int HandshakeFailedAuth = 0x4000;
+
+        /// <summary>The four handshake events.</summary>
+        internal const int HandshakeEvents = 0x7800;
+
+        /// <summary>
+        /// The monitor events among <paramref name="events"/> (libzmq's numbers) that libzmq <paramref name="version"/> never
+        /// sends, built with the draft API (<paramref name="draft"/>, <c>zmq_has("draft")</c>) or without; 0 when it can send
+        /// them all. A request of every event (<c>ZMQ_EVENT_ALL</c>, 0xFFFF, with or without the v2 bits) means "what this
+        /// libzmq sends" and is never refused.
+        /// </summary>
+        /// <remarks>
+        /// Read from libzmq's sources at each tag (the callers of <c>socket_base_t::event_handshake_*</c>):
+        /// <list type="bullet">
+        /// <item>4.1 and 4.2.0: no handshake event exists.</item>
+        /// <item>4.2.1, 4.2.2: two draft events, <c>ZMQ_EVENT_HANDSHAKE_FAILED</c> (0x0800) and <c>ZMQ_EVENT_HANDSHAKE_SUCCEED</c>
+        /// (0x1000), sent by <c>stream_engine.cpp</c> only inside <c>#ifdef ZMQ_BUILD_DRAFT_API</c>: a release build sends
+        /// neither; a draft build never sends 0x2000 or 0x4000.</item>
+        /// <item>4.2.3 to 4.2.5: the four events of 4.3, still draft. The mechanisms and the ZAP client send FAILED_PROTOCOL,
+        /// FAILED_AUTH and (for a ZAP handler that is required but missing) FAILED_NO_DETAIL in every build, but
+        /// <c>stream_engine.cpp</c> sends SUCCEEDED, and FAILED_NO_DETAIL for transport errors, only inside
+        /// <c>#ifdef ZMQ_BUILD_DRAFT_API</c>: a release build never reports a handshake that succeeded.</item>
+        /// <item>4.3.0 and later: every build sends all four.</item>
+        /// </list>
+        /// </remarks>
+        internal static int MonitorEventsNeverSent(int events, Version version, bool draft)
+        {
+            if ((events & 0xFFFF) == 0xFFFF)
+            {
+                return 0;
+            }
+
+            int neverSent = version >= V4_3 ? 0
+                : version >= new Version(4, 2, 3) ? (draft ? 0 : HandshakeSucceeded)
+                : version >= new Version(4, 2, 1) ? (draft ? HandshakeFailedProtocol | HandshakeFailedAuth : HandshakeEvents)
+                : HandshakeEvents;
+            return events & neverSent;
+        }
+
+        /// <summary>
+        /// The refusal of a monitor asked for <paramref name="events"/> (libzmq's numbers) of which libzmq
+        /// <paramref name="version"/> (<paramref name="draft"/>: built with the draft API) never sends some, or null when it
+        /// sends them all: a monitor waiting for an event that never comes would wait forever.
+        /// </summary>
+        internal static NotSupportedException? MonitorEventsRefusal(int events, Version version, bool draft)
+        {
+            int neverSent = MonitorEventsNeverSent(events, version, draft);
+            if (neverSent == 0)
+            {
+                return null;
+            }
+
+            string names = string.Empty;
+            foreach ((int value, string name) in new[]
+            {
+                (HandshakeFailedNoDetail, nameof(HandshakeFailedNoDetail)),
+                (HandshakeSucceeded, nameof(HandshakeSucceeded)),
+                (HandshakeFailedProtocol, nameof(HandshakeFailedProtocol)),
+                (HandshakeFailedAuth, nameof(HandshakeFailedAuth)),
+            })
+            {
+                if ((neverSent & value) != 0)
+                {
+                    names += (names.Length == 0 ? string.Empty : ", ") + name;
+                }
+            }
+
+            string build = draft ? " (built with the draft API)" : " (built without the draft API)";
+            return new NotSupportedException(
+                "Monitor events " + names + " need libzmq " + V4_3 + " or later (or a 4.2.3 to 4.2.5 build with the draft API); " +
+                "the loaded libzmq is " + version + build + " and never sends them, so a monitor would wait for them forever. " +
+                "Ask for the other events, or for MonitorEvents.All (every event the loaded libzmq sends).");
+        }
+
+        /// <summary>
+        /// Whether libzmq <paramref name="version"/> leaves the socket file of a wildcard ipc listener (<c>ipc://*</c>, made as
+        /// <c>$TMPDIR/tmpXXXXXX/socket</c>) behind when the listener closes, and with it the directory: from 4.2.3 (libzmq
+        /// 656cdb95, "Race condition in IPC sockets", moved the unlink to the next bind) its <c>ipc_listener_t::close</c> only
+        /// removes the directory, which fails on the file still in it (ENOTEMPTY, reported as <c>CLOSE_FAILED</c>); 4.3.2
+        /// unlinks the file first again (8d784f26). 4.1 to 4.2.2 unlink it. Read from <c>ipc_listener.cpp</c> at each tag.
+        /// </summary>
+        internal static bool LeavesWildcardIpcFile(Version version) => version >= new Version(4, 2, 3) && version < V4_3_2;
     }
 }

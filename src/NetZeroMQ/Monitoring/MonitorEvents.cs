@@ -47,22 +47,34 @@ namespace NetZeroMQ
         /// <summary>Monitoring of the socket stopped.</summary>
         MonitorStopped = 0x0400,
 
-        /// <summary>The ZMTP handshake failed for a reason without detail, such as a transport error; the value is the errno.</summary>
+        /// <summary>
+        /// The ZMTP handshake failed for a reason without detail, such as a transport error; the value is the errno. libzmq 4.2.3
+        /// to 4.2.5 built without the draft API send it only when a ZAP handler is required but missing, not for transport
+        /// errors; libzmq 4.2.1 and 4.2.2 built with the draft API send this number for every handshake failure (their
+        /// <c>ZMQ_EVENT_HANDSHAKE_FAILED</c>, the value 0 or the connection's descriptor); earlier versions refuse it (see
+        /// <see cref="SocketMonitorExtensions.Monitor(Socket, MonitorEvents, MonitorProtocol)"/>).
+        /// </summary>
         HandshakeFailedNoDetail = 0x0800,
 
-        /// <summary>The ZMTP handshake (including the security mechanism) succeeded.</summary>
+        /// <summary>
+        /// The ZMTP handshake (including the security mechanism) succeeded. Sent by libzmq 4.3.0 and later, and by 4.2.1 to 4.2.5
+        /// built with the draft API: elsewhere a monitor asked for it is refused with <see cref="NotSupportedException"/> (see
+        /// <see cref="SocketMonitorExtensions.Monitor(Socket, MonitorEvents, MonitorProtocol)"/>), since it would never come.
+        /// </summary>
         HandshakeSucceeded = 0x1000,
 
-        /// <summary>The handshake failed on a protocol error; see <see cref="MonitorEvent.ProtocolError"/>.</summary>
+        /// <summary>The handshake failed on a protocol error; see <see cref="MonitorEvent.ProtocolError"/>. Sent since libzmq
+        /// 4.2.3 (every build).</summary>
         HandshakeFailedProtocol = 0x2000,
 
-        /// <summary>The handshake failed because the ZAP handler refused the peer; see <see cref="MonitorEvent.ZapStatusCode"/>.</summary>
+        /// <summary>The handshake failed because the ZAP handler refused the peer; see <see cref="MonitorEvent.ZapStatusCode"/>.
+        /// Sent since libzmq 4.2.3 (every build).</summary>
         HandshakeFailedAuth = 0x4000,
 
         /// <summary>The three handshake failures.</summary>
         HandshakeFailed = HandshakeFailedNoDetail | HandshakeFailedProtocol | HandshakeFailedAuth,
 
-        /// <summary>Every event libzmq 4.3 defines (<c>ZMQ_EVENT_ALL</c>, 0xFFFF).</summary>
+        /// <summary>Every event libzmq 4.3 defines (<c>ZMQ_EVENT_ALL</c>, 0xFFFF): on an older libzmq, every event it sends.</summary>
         All = 0xFFFF,
 
         /// <summary>

@@ -17,8 +17,8 @@ namespace NetZeroMQ
         /// <para>This is a call on the socket: make it from the thread that uses the socket.</para>
         /// </remarks>
         /// <param name="socket">The socket to monitor.</param>
-        /// <param name="events">The events to report; <see cref="MonitorEvents.All"/> by default. Within <see cref="MonitorEvents.All"/>
-        /// for v1, <see cref="MonitorEvents.AllV2"/> for v2.</param>
+        /// <param name="events">The events to report; <see cref="MonitorEvents.All"/> (every event the loaded libzmq sends) by
+        /// default. Within <see cref="MonitorEvents.All"/> for v1, <see cref="MonitorEvents.AllV2"/> for v2.</param>
         /// <param name="protocol">The protocol: <see cref="MonitorProtocol.V1"/> (the default, <c>zmq_socket_monitor</c>), or
         /// <see cref="MonitorProtocol.V2"/> (<c>zmq_socket_monitor_versioned</c>, draft API only,
         /// <see href="http://api.zeromq.org/master:zmq-socket-monitor-versioned">zmq_socket_monitor_versioned</see>), whose
@@ -27,8 +27,11 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
         /// <exception cref="ArgumentOutOfRangeException"><paramref name="events"/> is empty or has bits the protocol does not
         /// define, or <paramref name="protocol"/> is not defined.</exception>
-        /// <exception cref="NotSupportedException"><see cref="MonitorProtocol.V2"/> and the loaded libzmq lacks the draft API
-        /// (<c>zmq_socket_monitor_versioned</c>), or this is the netstandard2.0 build.</exception>
+        /// <exception cref="NotSupportedException"><paramref name="events"/> names an event the loaded libzmq never sends (the
+        /// message names them and the version they need): <see cref="MonitorEvents.HandshakeSucceeded"/> before libzmq 4.3.0
+        /// unless libzmq was built with the draft API, and every handshake event before 4.2.3 (see docs/libzmq-versions.md);
+        /// <see cref="MonitorEvents.All"/> is never refused. Or <see cref="MonitorProtocol.V2"/> and the loaded libzmq lacks the
+        /// draft API (<c>zmq_socket_monitor_versioned</c>), or this is the netstandard2.0 build.</exception>
         /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
         /// <exception cref="ZmqException">libzmq refused (for example <see cref="ZmqError.ContextTerminated"/>), or, with
         /// <see cref="ZmqError.TooManyOpenFiles"/>, the process is within a few file descriptors of its limit (a monitor opens two).</exception>
@@ -58,6 +61,12 @@ namespace NetZeroMQ
             if (protocol == MonitorProtocol.V2 && !SocketMonitor.HasVersionedMonitor)
             {
                 throw DraftRequirement.Missing("The v2 monitor protocol", "export zmq_socket_monitor_versioned", ", and the net8.0 build of NetZeroMQ");
+            }
+
+            // An event the loaded libzmq never sends (the handshake events of a 4.2 release build) would be waited for forever.
+            if (LibzmqVersions.MonitorEventsRefusal((int)events, Libzmq.Version, DraftRequirement.HasDraftApi) is { } refusal)
+            {
+                throw refusal;
             }
 
             return new SocketMonitor(socket, events, protocol);

@@ -23,6 +23,13 @@ namespace NetZeroMQ
         /// <summary>What must let go of the socket just before it closes (the async side), or null.</summary>
         private SocketCloseHook? _closeHook;
 
+        /// <summary>
+        /// The socket files of wildcard ipc listeners (<c>ipc://*</c>) that the loaded libzmq would leave behind at close, which
+        /// are unlinked just before <c>zmq_close</c> (<see cref="UnlinkAtClose"/>); null until there is one. Written under the
+        /// socket's usage guard, read at the release, which follows every call.
+        /// </summary>
+        private System.Collections.Generic.List<string>? _unlinkAtClose;
+
         internal SocketHandle(ContextHandle context, nint socket, SocketTraffic traffic)
             : base(IntPtr.Zero, ownsHandle: true)
         {
@@ -79,6 +86,65 @@ namespace NetZeroMQ
             Volatile.Write(ref _closeHook, hook);
         }
 
+        /// <summary>
+        /// Unlinks <paramref name="path"/>, the socket file of a wildcard ipc listener of this socket, just before the socket
+        /// closes: libzmq 4.2.3 to 4.3.1 leave it (and so also the directory they made for it, whose removal at the listener's
+        /// close then fails on the file). The caller holds the socket's guard.
+        /// </summary>
+        internal void UnlinkAtClose(string path)
+        {
+            // A thread-safe (draft) socket lets several threads bind at once: the list is made once and changed under its lock.
+            System.Collections.Generic.List<string> paths = Volatile.Read(ref _unlinkAtClose)
+                ?? Interlocked.CompareExchange(ref _unlinkAtClose, new System.Collections.Generic.List<string>(), null)
+                ?? _unlinkAtClose!;
+            lock (paths)
+            {
+                paths.Add(path);
+            }
+        }
+
+        /// <summary>
+        /// Unlinks <paramref name="path"/> now if it is a file <see cref="UnlinkAtClose"/> took (its listener is about to be
+        /// unbound), and forgets it. The caller holds the socket's guard.
+        /// </summary>
+        internal void UnlinkBeforeUnbind(string path)
+        {
+            System.Collections.Generic.List<string>? paths = Volatile.Read(ref _unlinkAtClose);
+            bool taken;
+            if (paths is null)
+            {
+                return;
+            }
+
+            lock (paths)
+            {
+                taken = paths.Remove(path);
+            }
+
+            if (taken)
+            {
+                Unlink(path);
+            }
+        }
+
+        /// <summary>
+        /// Removes a listener's socket file before libzmq closes the listener, so that libzmq's own removal of the directory it
+        /// made for the file succeeds as the listener closes. Nothing connects through the file any more: its socket is
+        /// being closed or unbound. Never throws (this runs in the release, possibly on the finalizer thread).
+        /// </summary>
+        private static void Unlink(string path)
+        {
+            try
+            {
+                System.IO.File.Delete(path);
+            }
+            catch (Exception e) when (e is System.IO.IOException || e is UnauthorizedAccessException)
+            {
+                // Gone already, or no longer ours to remove: libzmq's close reports the directory it could not remove
+                // (MonitorEvents.CloseFailed), as it did before.
+            }
+        }
+
         protected override unsafe bool ReleaseHandle()
         {
             // First, while the socket still exists: machinery whose native objects name it lets go of them (an abandoned
@@ -89,6 +155,14 @@ namespace NetZeroMQ
             {
                 int zero = 0;
                 Interop.Zmq.zmq_setsockopt(handle, Interop.Zmq.ZMQ_LINGER, &zero, sizeof(int));
+            }
+
+            if (Volatile.Read(ref _unlinkAtClose) is { } paths)
+            {
+                foreach (string path in paths)
+                {
+                    Unlink(path);
+                }
             }
 
             Interop.Zmq.zmq_close(handle);

@@ -91,6 +91,13 @@ namespace NetZeroMQ.Tests.Security
 
             rig.Server.SetOption(SocketOptions.ZapEnforceDomain, enforce);
             rig.Start();
+            if (expected == Ok && !LoadedLibzmq.Sends(MonitorEvents.HandshakeSucceeded))
+            {
+                // A libzmq 4.2 release build never reports a success (its refusal asserted by Start): no failure is reported
+                // and a request and its reply cross instead.
+                rig.AssertSucceeded();
+                return;
+            }
 
             MonitorEvent outcome = rig.WaitForOutcome();
 

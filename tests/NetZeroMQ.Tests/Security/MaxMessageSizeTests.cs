@@ -34,7 +34,17 @@ namespace NetZeroMQ.Tests.Security
                 server.SetCurveServer(serverKeys);
             }
 
-            using SocketMonitor monitor = server.Monitor(MonitorEvents.HandshakeSucceeded | MonitorEvents.Disconnected);
+            // Each client's connection is awaited by its handshake's success; a libzmq 4.2 release build never reports one (its
+            // refusal asserted here), so there by the connection's accept, and the honest client's messages arriving below
+            // prove its handshake.
+            MonitorEvents connected = MonitorEvents.HandshakeSucceeded;
+            if (!LoadedLibzmq.Sends(connected))
+            {
+                LoadedLibzmq.AssertMonitorRefused(connected, () => server.Monitor(connected | MonitorEvents.Disconnected));
+                connected = MonitorEvents.Accepted;
+            }
+
+            using SocketMonitor monitor = server.Monitor(connected | MonitorEvents.Disconnected);
             string endpoint = Transports.BindAnywhere(server, "tcp");
             using Socket attacker = Zmq.NewSocket(context, SocketType.Push);
             using Socket honest = Zmq.NewSocket(context, SocketType.Push);
@@ -49,8 +59,8 @@ namespace NetZeroMQ.Tests.Security
             }
 
             var seen = new List<MonitorEvent>();
-            monitor.WaitFor(MonitorEvents.HandshakeSucceeded, seen);
-            monitor.WaitFor(MonitorEvents.HandshakeSucceeded, seen);
+            monitor.WaitFor(connected, seen);
+            monitor.WaitFor(connected, seen);
 
             attacker.Send(new byte[4096]);
             monitor.WaitFor(MonitorEvents.Disconnected, seen);

@@ -86,7 +86,7 @@ namespace NetZeroMQ.Tests.Security
                 rig.Server.SetPlainServer();
                 rig.Client.SetPlainClient("user", Password);
                 rig.Start();
-                Assert.Equal(MonitorEvents.HandshakeSucceeded, rig.WaitForOutcome().Kind);
+                rig.AssertSucceeded();
             }
 
             lock (decisions)

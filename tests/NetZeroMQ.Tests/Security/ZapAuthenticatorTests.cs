@@ -29,7 +29,7 @@ namespace NetZeroMQ.Tests.Security
             rig.Client.SetCurveClient(clientKeys, serverKeys.PublicKey);
             rig.Start(transport);
 
-            Assert.Equal(MonitorEvents.HandshakeSucceeded, rig.WaitForOutcome().Kind);
+            rig.AssertSucceeded();
             var (request, userId, reply) = rig.RoundTrip("ping");
             Assert.Equal("ping", request);
             Assert.Equal("alice", userId);
@@ -82,7 +82,7 @@ namespace NetZeroMQ.Tests.Security
             rig.Client.SetCurveClient(clientKeys, serverKeys.PublicKey);
             rig.Start();
 
-            Assert.Equal(MonitorEvents.HandshakeSucceeded, rig.WaitForOutcome().Kind);
+            rig.AssertSucceeded();
             Assert.Equal(clientKeys.PublicKey.ToZ85(), rig.RoundTrip("hello").UserId);
         }
 
@@ -142,7 +142,7 @@ namespace NetZeroMQ.Tests.Security
             rig.Client.SetPlainClient("admin", "correct horse");
             rig.Start();
 
-            Assert.Equal(MonitorEvents.HandshakeSucceeded, rig.WaitForOutcome().Kind);
+            rig.AssertSucceeded();
             var (request, userId, reply) = rig.RoundTrip("plain");
             Assert.Equal(("plain", "admin-id", "re: plain"), (request, userId, reply));
         }
@@ -174,7 +174,7 @@ namespace NetZeroMQ.Tests.Security
             rig.Client.SetPlainClient("carol", "s3cret");
             rig.Start();
 
-            Assert.Equal(MonitorEvents.HandshakeSucceeded, rig.WaitForOutcome().Kind);
+            rig.AssertSucceeded();
             Assert.Equal("carol@callback", rig.RoundTrip("x").UserId);
         }
 
@@ -187,7 +187,7 @@ namespace NetZeroMQ.Tests.Security
             rig.Server.SetZapDomain("lan");
             rig.Start();
 
-            Assert.Equal(MonitorEvents.HandshakeSucceeded, rig.WaitForOutcome().Kind);
+            rig.AssertSucceeded();
             Assert.Equal("re: null", rig.RoundTrip("null").Reply);
         }
 
@@ -353,7 +353,7 @@ namespace NetZeroMQ.Tests.Security
             rig.Client.SetCurveClient(clientKeys, serverKeys.PublicKey);
             rig.Start();
 
-            Assert.Equal(MonitorEvents.HandshakeSucceeded, rig.WaitForOutcome().Kind);
+            rig.AssertSucceeded();
             Assert.Equal("from-callback", rig.RoundTrip("cb").UserId);
             Assert.NotNull(seen);
             Assert.Equal("payments", seen.Domain);
@@ -389,7 +389,7 @@ namespace NetZeroMQ.Tests.Security
                 open.Server.SetCurveServer(serverKeys, "open");
                 open.Client.SetCurveClient(clientKeys, serverKeys.PublicKey);
                 open.Start();
-                Assert.Equal(MonitorEvents.HandshakeSucceeded, open.WaitForOutcome().Kind);
+                open.AssertSucceeded();
             }
         }
 

@@ -1,4 +1,5 @@
 using System;
+using System.Linq;
 
 namespace NetZeroMQ.Tests.TestUtilities
 {
@@ -78,6 +79,59 @@ namespace NetZeroMQ.Tests.TestUtilities
             var e = Xunit.Assert.Throws<PlatformNotSupportedException>(use);
             Xunit.Assert.Contains("was built without CURVE (zmq_has(\"curve\") is false)", e.Message);
         }
+
+        /// <summary>Whether the loaded libzmq was built with the draft API (<c>zmq_has("draft")</c>).</summary>
+        public static bool HasDraft => Libzmq.Has("draft");
+
+        /// <summary>The events among <paramref name="events"/> that the loaded libzmq never sends (the handshake events of a
+        /// 4.2 release build); <see cref="MonitorEvents.None"/> where it sends them all.</summary>
+        public static MonitorEvents NeverSent(MonitorEvents events) =>
+            (MonitorEvents)LibzmqVersions.MonitorEventsNeverSent((int)events, Version, HasDraft);
+
+        /// <summary>Whether the loaded libzmq sends every one of <paramref name="events"/>.</summary>
+        public static bool Sends(MonitorEvents events) => NeverSent(events) == MonitorEvents.None;
+
+        /// <summary>
+        /// For a test that learns something from monitor events: a monitor of <paramref name="socket"/> for
+        /// <paramref name="events"/> where the loaded libzmq sends them all. Where it never sends some (the handshake events
+        /// of a libzmq 4.2 release build), asserts the documented refusal (NotSupportedException naming exactly those events and
+        /// the loaded version) and returns a monitor of the events it does send, or null when none is left: the test then
+        /// proves what the missing events would have told by other means (a message that arrives, or one that does not).
+        /// </summary>
+        public static SocketMonitor? MonitorOrAssertRefused(Socket socket, MonitorEvents events)
+        {
+            MonitorEvents neverSent = NeverSent(events);
+            if (neverSent == MonitorEvents.None)
+            {
+                return socket.Monitor(events);
+            }
+
+            AssertMonitorRefused(neverSent, () => socket.Monitor(events));
+            MonitorEvents rest = events & ~neverSent;
+            return rest == MonitorEvents.None ? null : socket.Monitor(rest);
+        }
+
+        /// <summary>Asserts the refusal of a monitor asked for <paramref name="neverSent"/>, events the loaded libzmq never sends.</summary>
+        public static void AssertMonitorRefused(MonitorEvents neverSent, Action monitor)
+        {
+            var e = Xunit.Assert.Throws<NotSupportedException>(monitor);
+            string names = string.Join(", ", Enum.GetValues(typeof(MonitorEvents)).Cast<MonitorEvents>()
+                .Where(k => k != MonitorEvents.None && ((int)k & ((int)k - 1)) == 0 && (neverSent & k) != 0));
+            Xunit.Assert.StartsWith("Monitor events " + names + " need libzmq 4.3.0 or later", e.Message);
+            Xunit.Assert.Contains("the loaded libzmq is " + Version, e.Message);
+        }
+
+        /// <summary>
+        /// The endpoint a monitor's events of a listener name, for a tcp listener bound with a wildcard port whose
+        /// <see cref="Socket.LastEndpoint"/> is <paramref name="bound"/>: before 4.3.2 libzmq names the listener (its Listening,
+        /// Accepted, Closed events, and those of the connections it accepted) by the address it was asked for, made before its
+        /// bind, so the port reads 0 (<c>tcp_listener.cpp</c> <c>set_address</c>); from 4.3.2 by the bound address
+        /// (<c>getsockname</c>). Other transports are named as bound.
+        /// </summary>
+        public static string ListenerEventEndpoint(string bound) =>
+            !IsAtLeast(4, 3, 2) && bound.StartsWith("tcp://", StringComparison.Ordinal)
+                ? bound.Substring(0, bound.LastIndexOf(':') + 1) + "0"
+                : bound;
 
         /// <summary>Whether NetZeroMQ lets <paramref name="option"/> be set to <paramref name="value"/> on the loaded version.</summary>
         public static bool CanSet<T>(ContextOption<T> option, int value = 0) =>

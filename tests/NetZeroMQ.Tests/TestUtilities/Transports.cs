@@ -28,5 +28,19 @@ namespace NetZeroMQ.Tests.TestUtilities
             socket.Bind(endpoint);
             return transport == "inproc" ? endpoint : socket.LastEndpoint;
         }
+
+        /// <summary>
+        /// The directory libzmq (4.2 and later, where it has <c>mkdtemp</c>) made for the socket file at <paramref name="path"/>
+        /// of an <c>ipc://*</c> bind (<c>$TMPDIR/tmpXXXXXX/socket</c>), which it removes as it closes the listener; null for any
+        /// other path (libzmq 4.1 makes the file itself in the current directory).
+        /// </summary>
+        public static string? WildcardIpcDirectory(string path)
+        {
+            string? directory = System.IO.Path.GetDirectoryName(path);
+            string name = System.IO.Path.GetFileName(directory ?? string.Empty);
+            return System.IO.Path.GetFileName(path) == "socket" && name.Length == 9 && name.StartsWith("tmp", StringComparison.Ordinal)
+                ? directory
+                : null;
+        }
     }
 }

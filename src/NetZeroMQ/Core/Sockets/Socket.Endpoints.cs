@@ -198,6 +198,15 @@ namespace NetZeroMQ
                     }
                 }
 
+                // libzmq 4.2.3 to 4.3.1 leave a wildcard ipc listener's socket file (and its directory) when it closes: the file
+                // is unlinked just before its unbind or the socket's close, and libzmq then removes the directory itself.
+                bool unlinkAtClose = call == EndpointCall.Bind && endpoint == "ipc://*" && LibzmqVersions.LeavesWildcardIpcFile(Libzmq.Version)
+                    && GetInt32Unguarded(SocketOptions.UseFd.Id) == -1; // an adopted descriptor's file is its owner's
+                if (call == EndpointCall.Unbind && endpoint.StartsWith("ipc://", StringComparison.Ordinal))
+                {
+                    _handle.UnlinkBeforeUnbind(endpoint.Substring("ipc://".Length));
+                }
+
                 fixed (byte* p = text)
                 {
                     int rc = call switch
@@ -210,6 +219,10 @@ namespace NetZeroMQ
                     if (rc == 0 && call == EndpointCall.Bind)
                     {
                         ForgetAdoptedDescriptor(endpoint);
+                        if (unlinkAtClose)
+                        {
+                            _handle.UnlinkAtClose(GetStringUnguarded(SocketOptions.LastEndpoint.Id, "LastEndpoint").Substring("ipc://".Length));
+                        }
                     }
 
                     if (rc == 0 && call == EndpointCall.Connect && !endpoint.StartsWith("inproc://", StringComparison.Ordinal))
