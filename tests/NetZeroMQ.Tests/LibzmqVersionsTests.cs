@@ -33,6 +33,9 @@ namespace NetZeroMQ.Tests
             { nameof(SocketOptions.Priority), "4.3.4", true },
             { nameof(SocketOptions.Linger), "4.1.0", true },
             { nameof(SocketOptions.XPubNoDrop), "4.1.0", true },
+            { nameof(SocketOptions.ReqCorrelate), "4.1.0", true },
+            { nameof(SocketOptions.ReqRelaxed), "4.1.8", false }, // exists, but 4.1 leaves the REQ with no pipe to its peer
+            { nameof(SocketOptions.ReqRelaxed), "4.2.0", true },
         };
 
         [Theory]
@@ -58,6 +61,33 @@ namespace NetZeroMQ.Tests
 
             Assert.NotNull(refusal);
             Assert.Contains("aborts the process when the device cannot be bound", refusal!.Message);
+        }
+
+        [Fact]
+        public void OptionRefusal_ReqRelaxedOn41_SaysWhyTheNextRequestWouldWaitForEver()
+        {
+            NotSupportedException? refusal = LibzmqVersions.OptionRefusal(SocketOptions.ReqRelaxed.Id, "ReqRelaxed", new Version(4, 1, 8));
+
+            Assert.NotNull(refusal);
+            Assert.Contains("libzmq 4.1.8 drops the abandoned request's peer", refusal!.Message);
+            Assert.Contains("the next request waits for ever", refusal.Message);
+        }
+
+        [Theory]
+        [InlineData("4.1.0", false)]
+        [InlineData("4.1.8", false)]
+        [InlineData("4.2.0", true)]
+        [InlineData("4.3.5", true)]
+        public void ZapEnforcementRefusal_ByVersion_RefusesTheFailClosedSettersWhereZapEnforceDomainIsMissing(string version, bool can)
+        {
+            NotSupportedException? refusal = LibzmqVersions.ZapEnforcementRefusal("SetPlainServer", Version.Parse(version));
+
+            Assert.Equal(can, refusal is null);
+            if (refusal is not null)
+            {
+                Assert.StartsWith("SetPlainServer needs libzmq 4.2.0 or later", refusal.Message);
+                Assert.EndsWith("the loaded libzmq is " + version + ".", refusal.Message);
+            }
         }
 
         [Fact]

@@ -83,10 +83,18 @@ namespace NetZeroMQ.Tests.Security
             };
             using (var rig = new SecureRig(context))
             {
-                rig.Server.SetPlainServer();
                 rig.Client.SetPlainClient("user", Password);
-                rig.Start();
-                Assert.Equal(MonitorEvents.HandshakeSucceeded, rig.WaitForOutcome().Kind);
+                if (LoadedLibzmq.CanEnforceZapOrAssertRefused())
+                {
+                    rig.Server.SetPlainServer();
+                    rig.Start();
+                    Assert.Equal(MonitorEvents.HandshakeSucceeded, rig.WaitForOutcome().Kind);
+                }
+                else
+                {
+                    rig.StartWithRawOptions(plain: true); // libzmq 4.1: no enforced domain, no handshake events
+                    Assert.Equal("user", rig.RoundTrip("in").UserId);
+                }
             }
 
             lock (decisions)
