@@ -170,6 +170,63 @@ namespace NetZeroMQ.Tests
 
         internal const string ChildScenario = "bind-to-missing-device";
 
+        [Theory]
+        [InlineData("4.1.0", true)]
+        [InlineData("4.1.8", true)]
+        [InlineData("4.2.0", false)]
+        [InlineData("4.3.5", false)]
+        public void TermCrashesOnPendingInprocConnect_ByVersion_OnlyBefore42(string version, bool crashes)
+        {
+            Assert.Equal(crashes, LibzmqVersions.TermCrashesOnPendingInprocConnect(Version.Parse(version)));
+        }
+
+        [Fact]
+        public void Dispose_InprocConnectNeverBound_TerminatesWithoutCrashing()
+        {
+            // libzmq 4.1's zmq_ctx_term dereferences a null socket after zmq_ctx_shutdown when an inproc connect is still
+            // pending (SIGSEGV: it ended the 4.1.8 test run). Run in a child process so that a crash fails this test, not the run.
+            (int exitCode, string output) = ChildProcess.Run(PendingInprocScenario);
+
+            Assert.True(exitCode == 0, "exit " + exitCode + ":\n" + output);
+            Assert.Contains("terminated: shutdown-then-dispose dispose closed-connecting-socket", output);
+        }
+
+        internal const string PendingInprocScenario = "pending-inproc-connect-at-shutdown";
+
+        /// <summary>The child of <see cref="Dispose_InprocConnectNeverBound_TerminatesWithoutCrashing"/>.</summary>
+        internal static int PendingInprocChild()
+        {
+            var done = new List<string>();
+            using (var context = new Context { DefaultLinger = TimeSpan.Zero })
+            using (var req = new Socket(context, SocketType.Req))
+            {
+                req.Connect("inproc://never-bound-" + Guid.NewGuid());
+                Assert.Equal(ZmqError.InvalidState, Assert.Throws<ZmqException>(() => req.TryRecv(new byte[8], out _)).Error);
+                context.Shutdown();
+            }
+
+            done.Add("shutdown-then-dispose");
+            using (var context = new Context { DefaultLinger = TimeSpan.Zero })
+            {
+                var sub = new Socket(context, SocketType.Sub);
+                sub.Connect("inproc://never-bound-" + Guid.NewGuid());
+                sub.Connect("inproc://never-bound-" + Guid.NewGuid());
+            }
+
+            done.Add("dispose");
+            using (var context = new Context { DefaultLinger = TimeSpan.Zero })
+            {
+                using (var push = new Socket(context, SocketType.Push))
+                {
+                    push.Connect("inproc://never-bound-" + Guid.NewGuid());
+                }
+            }
+
+            done.Add("closed-connecting-socket");
+            Console.WriteLine("terminated: " + string.Join(" ", done));
+            return 0;
+        }
+
         [Fact]
         public void Socket_OnShutDownContextThatNeverHadOne_IsRefusedWithContextTerminated()
         {

@@ -160,6 +160,9 @@ namespace NetZeroMQ.Tests
 
                         return 0;
 
+                    case LibzmqVersionsTests.PendingInprocScenario:
+                        return LibzmqVersionsTests.PendingInprocChild();
+
                     case LibzmqLoadingTests.DraftProbeScenario:
                         Console.WriteLine("IsAvailable=" + global::NetZeroMQ.Draft.DraftApi.IsAvailable);
                         Console.WriteLine("again=" + global::NetZeroMQ.Draft.DraftApi.IsAvailable + " HasPoller=" + global::NetZeroMQ.Draft.DraftApi.HasPoller +

@@ -134,6 +134,15 @@ namespace NetZeroMQ
         };
 
         /// <summary>
+        /// Whether <paramref name="version"/>'s <c>zmq_ctx_term</c> crashes after <c>zmq_ctx_shutdown</c> on an inproc connect
+        /// still pending (its endpoint never bound): libzmq 4.1's <c>ctx_t::terminate</c> binds each pending endpoint with a
+        /// socket it makes first, which fails after a shutdown, and dereferences the null socket (SIGSEGV, measured on 4.1.8).
+        /// 4.2 dropped that step. Where true, a context binds those endpoints itself before it shuts down
+        /// (<see cref="PendingInprocConnects"/>).
+        /// </summary>
+        internal static bool TermCrashesOnPendingInprocConnect(Version version) => version < V4_2;
+
+        /// <summary>
         /// The refusal of a security setter that fails closed (<paramref name="member"/>: <c>SetPlainServer</c>,
         /// <c>SetCurveServer</c>, <c>SetZapDomain</c>) where <paramref name="version"/> has no ZMQ_ZAP_ENFORCE_DOMAIN, or
         /// null where it has. Without it a PLAIN or CURVE server accepts every client while no ZAP handler runs
