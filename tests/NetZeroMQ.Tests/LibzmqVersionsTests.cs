@@ -180,6 +180,14 @@ namespace NetZeroMQ.Tests
             Assert.Equal(crashes, LibzmqVersions.TermCrashesOnPendingInprocConnect(Version.Parse(version)));
         }
 
+        [Theory]
+        [InlineData("4.1.8", true)]
+        [InlineData("4.2.0", false)]
+        public void MonitorReplacesWithoutStopping_ByVersion_OnlyBefore42(string version, bool replaces)
+        {
+            Assert.Equal(replaces, LibzmqVersions.MonitorReplacesWithoutStopping(Version.Parse(version)));
+        }
+
         [Fact]
         public void Dispose_InprocConnectNeverBound_TerminatesWithoutCrashing()
         {

@@ -143,6 +143,14 @@ namespace NetZeroMQ
         internal static bool TermCrashesOnPendingInprocConnect(Version version) => version < V4_2;
 
         /// <summary>
+        /// Whether <paramref name="version"/>'s <c>zmq_socket_monitor</c> replaces a running monitor without stopping it:
+        /// libzmq 4.1's <c>socket_base_t::monitor</c> makes the new PAIR over the old one, which is never closed (so
+        /// <c>zmq_ctx_term</c> waits for it for ever: measured on 4.1.8) and never sends MONITOR_STOPPED. 4.2 stops the old
+        /// monitor first. Where true, a new monitor stops the socket's running one itself (<c>zmq_socket_monitor(s, NULL, 0)</c>).
+        /// </summary>
+        internal static bool MonitorReplacesWithoutStopping(Version version) => version < V4_2;
+
+        /// <summary>
         /// The refusal of a security setter that fails closed (<paramref name="member"/>: <c>SetPlainServer</c>,
         /// <c>SetCurveServer</c>, <c>SetZapDomain</c>) where <paramref name="version"/> has no ZMQ_ZAP_ENFORCE_DOMAIN, or
         /// null where it has. Without it a PLAIN or CURVE server accepts every client while no ZAP handler runs
