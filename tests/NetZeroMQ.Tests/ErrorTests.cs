@@ -54,8 +54,18 @@ namespace NetZeroMQ.Tests
 
             ZmqException e = Assert.Throws<ZmqException>(() => socket.Bind(endpoint));
 
-            Assert.Equal(ZmqError.InvalidArgument, e.Error);
-            Assert.Equal(Errno(linux: 22, macOS: 22, windows: 22), e.NativeErrorNumber);
+            if (LoadedLibzmq.IsAtLeast(4, 2, 0))
+            {
+                Assert.Equal(ZmqError.InvalidArgument, e.Error);
+                Assert.Equal(Errno(linux: 22, macOS: 22, windows: 22), e.NativeErrorNumber);
+            }
+            else
+            {
+                // libzmq 4.1 looks a bind's address up as an interface name first (tcp_address.cpp resolve_interface): ENODEV.
+                Assert.Equal(ZmqError.NoDevice, e.Error);
+                Assert.Equal(Errno(linux: 19, macOS: 19, windows: 19), e.NativeErrorNumber);
+            }
+
             Assert.Equal(endpoint, e.Endpoint);
             Assert.Contains("'" + endpoint + "'", e.Message);
             Assert.Contains("bind", e.Message);
@@ -365,8 +375,14 @@ namespace NetZeroMQ.Tests
 
             ZmqException e = Assert.Throws<ZmqException>(() => socket.Bind("tcp://[fe80::1%nosuchif0]:*"));
 
-            Assert.Contains("Invalid argument", e.Message); // zmq_strerror's text
-            Assert.Contains(nameof(ZmqError.InvalidArgument), e.Message);
+            // libzmq 4.1 looks a bind's address up as an interface name first (tcp_address.cpp resolve_interface) and reports
+            // that no such device exists; later versions refuse the IPv6 address on a socket without IPv6.
+            (string text, ZmqError error) = LoadedLibzmq.IsAtLeast(4, 2, 0)
+                ? ("Invalid argument", ZmqError.InvalidArgument)
+                : ("No such device", ZmqError.NoDevice);
+            Assert.Equal(error, e.Error);
+            Assert.Contains(text, e.Message); // zmq_strerror's text
+            Assert.Contains(error.ToString(), e.Message);
             Assert.Contains("errno " + e.NativeErrorNumber, e.Message);
             Assert.False(e.IsTimeout);
         }

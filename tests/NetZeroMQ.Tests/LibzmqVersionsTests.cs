@@ -33,6 +33,9 @@ namespace NetZeroMQ.Tests
             { nameof(SocketOptions.Priority), "4.3.4", true },
             { nameof(SocketOptions.Linger), "4.1.0", true },
             { nameof(SocketOptions.XPubNoDrop), "4.1.0", true },
+            { nameof(SocketOptions.ReqCorrelate), "4.1.0", true },
+            { nameof(SocketOptions.ReqRelaxed), "4.1.8", false }, // exists, but 4.1 leaves the REQ with no pipe to its peer
+            { nameof(SocketOptions.ReqRelaxed), "4.2.0", true },
         };
 
         [Theory]
@@ -58,6 +61,33 @@ namespace NetZeroMQ.Tests
 
             Assert.NotNull(refusal);
             Assert.Contains("aborts the process when the device cannot be bound", refusal!.Message);
+        }
+
+        [Fact]
+        public void OptionRefusal_ReqRelaxedOn41_SaysWhyTheNextRequestWouldWaitForEver()
+        {
+            NotSupportedException? refusal = LibzmqVersions.OptionRefusal(SocketOptions.ReqRelaxed.Id, "ReqRelaxed", new Version(4, 1, 8));
+
+            Assert.NotNull(refusal);
+            Assert.Contains("libzmq 4.1.8 drops the abandoned request's peer", refusal!.Message);
+            Assert.Contains("the next request waits for ever", refusal.Message);
+        }
+
+        [Theory]
+        [InlineData("4.1.0", false)]
+        [InlineData("4.1.8", false)]
+        [InlineData("4.2.0", true)]
+        [InlineData("4.3.5", true)]
+        public void ZapEnforcementRefusal_ByVersion_RefusesTheFailClosedSettersWhereZapEnforceDomainIsMissing(string version, bool can)
+        {
+            NotSupportedException? refusal = LibzmqVersions.ZapEnforcementRefusal("SetPlainServer", Version.Parse(version));
+
+            Assert.Equal(can, refusal is null);
+            if (refusal is not null)
+            {
+                Assert.StartsWith("SetPlainServer needs libzmq 4.2.0 or later", refusal.Message);
+                Assert.EndsWith("the loaded libzmq is " + version + ".", refusal.Message);
+            }
         }
 
         [Fact]
@@ -139,6 +169,71 @@ namespace NetZeroMQ.Tests
         }
 
         internal const string ChildScenario = "bind-to-missing-device";
+
+        [Theory]
+        [InlineData("4.1.0", true)]
+        [InlineData("4.1.8", true)]
+        [InlineData("4.2.0", false)]
+        [InlineData("4.3.5", false)]
+        public void TermCrashesOnPendingInprocConnect_ByVersion_OnlyBefore42(string version, bool crashes)
+        {
+            Assert.Equal(crashes, LibzmqVersions.TermCrashesOnPendingInprocConnect(Version.Parse(version)));
+        }
+
+        [Theory]
+        [InlineData("4.1.8", true)]
+        [InlineData("4.2.0", false)]
+        public void MonitorReplacesWithoutStopping_ByVersion_OnlyBefore42(string version, bool replaces)
+        {
+            Assert.Equal(replaces, LibzmqVersions.MonitorReplacesWithoutStopping(Version.Parse(version)));
+        }
+
+        [Fact]
+        public void Dispose_InprocConnectNeverBound_TerminatesWithoutCrashing()
+        {
+            // libzmq 4.1's zmq_ctx_term dereferences a null socket after zmq_ctx_shutdown when an inproc connect is still
+            // pending (SIGSEGV: it ended the 4.1.8 test run). Run in a child process so that a crash fails this test, not the run.
+            (int exitCode, string output) = ChildProcess.Run(PendingInprocScenario);
+
+            Assert.True(exitCode == 0, "exit " + exitCode + ":\n" + output);
+            Assert.Contains("terminated: shutdown-then-dispose dispose closed-connecting-socket", output);
+        }
+
+        internal const string PendingInprocScenario = "pending-inproc-connect-at-shutdown";
+
+        /// <summary>The child of <see cref="Dispose_InprocConnectNeverBound_TerminatesWithoutCrashing"/>.</summary>
+        internal static int PendingInprocChild()
+        {
+            var done = new List<string>();
+            using (var context = new Context { DefaultLinger = TimeSpan.Zero })
+            using (var req = new Socket(context, SocketType.Req))
+            {
+                req.Connect("inproc://never-bound-" + Guid.NewGuid());
+                Assert.Equal(ZmqError.InvalidState, Assert.Throws<ZmqException>(() => req.TryRecv(new byte[8], out _)).Error);
+                context.Shutdown();
+            }
+
+            done.Add("shutdown-then-dispose");
+            using (var context = new Context { DefaultLinger = TimeSpan.Zero })
+            {
+                var sub = new Socket(context, SocketType.Sub);
+                sub.Connect("inproc://never-bound-" + Guid.NewGuid());
+                sub.Connect("inproc://never-bound-" + Guid.NewGuid());
+            }
+
+            done.Add("dispose");
+            using (var context = new Context { DefaultLinger = TimeSpan.Zero })
+            {
+                using (var push = new Socket(context, SocketType.Push))
+                {
+                    push.Connect("inproc://never-bound-" + Guid.NewGuid());
+                }
+            }
+
+            done.Add("closed-connecting-socket");
+            Console.WriteLine("terminated: " + string.Join(" ", done));
+            return 0;
+        }
 
         [Fact]
         public void Socket_OnShutDownContextThatNeverHadOne_IsRefusedWithContextTerminated()

@@ -35,6 +35,9 @@ namespace NetZeroMQ
         private int _shutdown;
         private int _defaultLingerMs = (int)StandardLinger.TotalMilliseconds;
 
+        // libzmq 4.1 only (null elsewhere): the inproc endpoints connected to, bound before zmq_ctx_shutdown.
+        private readonly PendingInprocConnects? _pendingInproc;
+
         /// <summary>Creates a context with libzmq's defaults (one I/O thread, 1023 sockets at most).</summary>
         /// <exception cref="DllNotFoundException">libzmq could not be loaded; the message lists every place tried.</exception>
         /// <exception cref="NotSupportedException">The loaded libzmq is older than <see cref="Libzmq.MinimumVersion"/>.</exception>
@@ -50,6 +53,7 @@ namespace NetZeroMQ
 
             _handle = new ContextHandle(context);
             ResourceCounters.ContextCreated();
+            _pendingInproc = LibzmqVersions.TermCrashesOnPendingInprocConnect(Libzmq.Version) ? new PendingInprocConnects() : null;
         }
 
         /// <summary>Creates a context with the given number of I/O threads.</summary>
@@ -310,6 +314,7 @@ namespace NetZeroMQ
             nint context = AddRef(out bool added);
             try
             {
+                _pendingInproc?.BindAll(context);
                 Interop.Zmq.zmq_ctx_shutdown(context);
                 Volatile.Write(ref _shutdown, 1);
             }
@@ -335,6 +340,7 @@ namespace NetZeroMQ
             _handle.DangerousAddRef(ref added);
             try
             {
+                _pendingInproc?.BindAll(_handle.DangerousGetHandle());
                 Interop.Zmq.zmq_ctx_shutdown(_handle.DangerousGetHandle());
                 Volatile.Write(ref _shutdown, 1);
             }
@@ -354,6 +360,9 @@ namespace NetZeroMQ
         }
 
         internal int DefaultLingerMilliseconds => Volatile.Read(ref _defaultLingerMs);
+
+        /// <summary>A socket of this context connected to an inproc endpoint (see <see cref="PendingInprocConnects"/>).</summary>
+        internal void NoteInprocConnect(string endpoint) => _pendingInproc?.Add(endpoint);
 
         internal void Track(WeakReference<Socket> socket)
         {

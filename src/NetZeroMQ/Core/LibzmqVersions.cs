@@ -29,6 +29,10 @@ namespace NetZeroMQ
         /// <param name="option">libzmq's option number.</param>
         internal static Version? OptionSince(int option) => option switch
         {
+            // ZMQ_REQ_RELAXED exists since 4.0, but libzmq 4.1 hangs the REQ that uses it: refused there (RefusalReason says
+            // how). ZMQ_REQ_CORRELATE alone works on 4.1 (measured on 4.1.8 over tcp, ipc and inproc).
+            53 => V4_2,
+
             // ZMQ_BINDTODEVICE exists since 4.2.3, but until 4.3.1 a device that cannot be bound (missing, or a process
             // without CAP_NET_RAW) aborts the process (ip.cpp errno_assert) on the I/O thread: refused there.
             92 => V4_3_2,
@@ -108,11 +112,63 @@ namespace NetZeroMQ
                 return null;
             }
 
-            string why = option == 92
-                ? " (libzmq " + version + " aborts the process when the device cannot be bound: a missing device, or no CAP_NET_RAW)"
-                : string.Empty;
             return new NotSupportedException(
-                "Socket option " + name + " needs libzmq " + since + " or later; the loaded libzmq is " + version + why + ".");
+                "Socket option " + name + " needs libzmq " + since + " or later; the loaded libzmq is " + version
+                + RefusalReason(option, version) + ".");
+        }
+
+        /// <summary>
+        /// Why an option that <paramref name="version"/> has is refused there anyway, as a parenthesis for the refusal, or
+        /// empty for an option the version lacks. Read from libzmq 4.1.8's <c>req.cpp</c> and from 4.2.5/4.3.1's <c>ip.cpp</c>.
+        /// </summary>
+        private static string RefusalReason(int option, Version version) => option switch
+        {
+            92 => " (libzmq " + version + " aborts the process when the device cannot be bound: a missing device, or no CAP_NET_RAW)",
+
+            // 4.1's relaxed send terminates the pipe to the peer of the abandoned request (req_t::xsend) while the connection
+            // stays up, so no new pipe is ever made for it (measured on 4.1.8: with two peers the third request found none,
+            // with one the second), and ZMQ_EVENTS never shows POLLOUT after a request (req_t::xhas_out). 4.2 fixed both.
+            53 => " (libzmq " + version + " drops the abandoned request's peer for as long as its connection lasts, so "
+                + "once every peer has an abandoned request the next request waits for ever: with one peer, the second)",
+            _ => string.Empty,
+        };
+
+        /// <summary>
+        /// Whether <paramref name="version"/>'s <c>zmq_ctx_term</c> crashes after <c>zmq_ctx_shutdown</c> on an inproc connect
+        /// still pending (its endpoint never bound): libzmq 4.1's <c>ctx_t::terminate</c> binds each pending endpoint with a
+        /// socket it makes first, which fails after a shutdown, and dereferences the null socket (SIGSEGV, measured on 4.1.8).
+        /// 4.2 dropped that step. Where true, a context binds those endpoints itself before it shuts down
+        /// (<see cref="PendingInprocConnects"/>).
+        /// </summary>
+        internal static bool TermCrashesOnPendingInprocConnect(Version version) => version < V4_2;
+
+        /// <summary>
+        /// Whether <paramref name="version"/>'s <c>zmq_socket_monitor</c> replaces a running monitor without stopping it:
+        /// libzmq 4.1's <c>socket_base_t::monitor</c> makes the new PAIR over the old one, which is never closed (so
+        /// <c>zmq_ctx_term</c> waits for it for ever: measured on 4.1.8) and never sends MONITOR_STOPPED. 4.2 stops the old
+        /// monitor first. Where true, a new monitor stops the socket's running one itself (<c>zmq_socket_monitor(s, NULL, 0)</c>).
+        /// </summary>
+        internal static bool MonitorReplacesWithoutStopping(Version version) => version < V4_2;
+
+        /// <summary>
+        /// The refusal of a security setter that fails closed (<paramref name="member"/>: <c>SetPlainServer</c>,
+        /// <c>SetCurveServer</c>, <c>SetZapDomain</c>) where <paramref name="version"/> has no ZMQ_ZAP_ENFORCE_DOMAIN, or
+        /// null where it has. Without it a PLAIN or CURVE server accepts every client while no ZAP handler runs
+        /// (libzmq 4.1's <c>plain_server.cpp</c>, <c>curve_server.cpp</c>: a failed <c>zap_connect</c> welcomes the client),
+        /// which is not what the setters promise.
+        /// </summary>
+        internal static NotSupportedException? ZapEnforcementRefusal(string member, Version version)
+        {
+            Version since = OptionSince(93)!; // ZMQ_ZAP_ENFORCE_DOMAIN
+            if (version >= since)
+            {
+                return null;
+            }
+
+            return new NotSupportedException(
+                member + " needs libzmq " + since + " or later, whose ZapEnforceDomain rejects a client while no ZAP handler "
+                + "runs (libzmq " + version + " then accepts every client, so the server cannot fail closed); the loaded libzmq is "
+                + version + ".");
         }
 
         /// <summary>libzmq 4.3.0: the handshake monitor events leave the draft API (sent by every build).</summary>

@@ -255,6 +255,13 @@ namespace NetZeroMQ
             {
                 fixed (byte* p = text)
                 {
+                    // libzmq 4.1 replaces a running monitor without stopping it: its PAIR is never closed (zmq_ctx_term then
+                    // waits for it for ever) and its reader never sees MONITOR_STOPPED. Stop it first, as 4.2 does itself.
+                    if (LibzmqVersions.MonitorReplacesWithoutStopping(Libzmq.Version) && s_active.TryGetValue(_monitored, out _))
+                    {
+                        Interop.Zmq.zmq_socket_monitor(lease.Native, null, 0);
+                    }
+
                     // libzmq creates the monitor's own PAIR here, so a full context (closed sockets not yet reaped) fails it.
                     Deadline? reaper = null;
                     while (StartNative(lease.Native, p, events) != 0)

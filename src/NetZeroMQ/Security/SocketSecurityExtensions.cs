@@ -15,7 +15,9 @@ namespace NetZeroMQ
     /// With them, libzmq 4.3 asks the context's ZAP handler (a <see cref="ZapAuthenticator"/>) about every connection and
     /// rejects the connection when no handler is running. Without them, a CURVE server with no handler accepts every client key
     /// (encryption without authentication). Accepting any client is then a choice made on the authenticator
-    /// (<see cref="ZapPolicy.AllowAnyCurveClient"/>), never a default.</para>
+    /// (<see cref="ZapPolicy.AllowAnyCurveClient"/>), never a default. libzmq 4.1 has no ZapEnforceDomain: there the server
+    /// setters and <see cref="SetZapDomain"/> throw <see cref="NotSupportedException"/> before setting anything (a server
+    /// configured with the raw options there accepts every client while no authenticator runs).</para>
     /// <para><b>Why the domain must not be empty.</b> Measured on libzmq 4.3.4: with ZapEnforceDomain set and an empty domain,
     /// a CURVE server skips ZAP altogether (any client is accepted, even with a handler that denies) and a PLAIN server
     /// <i>aborts the process</i> (<c>Assertion failed: zap_required ()</c>) when a client connects. So an empty domain is
@@ -44,6 +46,8 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentException"><paramref name="zapDomain"/> is empty, has a NUL or is over 255 UTF-8 bytes.</exception>
         /// <exception cref="ObjectDisposedException">The socket or the key pair was disposed.</exception>
         /// <exception cref="PlatformNotSupportedException">The loaded libzmq has no CURVE (<c>zmq_has("curve")</c>).</exception>
+        /// <exception cref="NotSupportedException">The loaded libzmq cannot enforce a ZAP domain (before 4.2: it would accept
+        /// every client while no authenticator runs); nothing is set.</exception>
         /// <exception cref="ZmqException">libzmq refused an option.</exception>
         public static void SetCurveServer(this Socket socket, CurveKeyPair serverKeys, string zapDomain = DefaultZapDomain)
         {
@@ -52,6 +56,7 @@ namespace NetZeroMQ
             ThrowIfInvalidDomain(zapDomain, nameof(zapDomain));
             Libzmq.ThrowIfNoCurve();
             ReadOnlySpan<byte> secret = serverKeys.SecretKey;
+            ThrowIfCannotEnforce(socket, nameof(SetCurveServer));
             SetEnforcedDomain(socket, zapDomain);
             socket.SetOption(SocketOptions.CurveServer, true);
             socket.SetOption(SocketOptions.CurvePublicKey, serverKeys.PublicKey.Bytes);
@@ -92,11 +97,14 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentNullException"><paramref name="socket"/> or <paramref name="zapDomain"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="zapDomain"/> is empty, has a NUL or is over 255 UTF-8 bytes.</exception>
         /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+        /// <exception cref="NotSupportedException">The loaded libzmq cannot enforce a ZAP domain (before 4.2: it would accept
+        /// every client while no authenticator runs); nothing is set.</exception>
         /// <exception cref="ZmqException">libzmq refused an option.</exception>
         public static void SetPlainServer(this Socket socket, string zapDomain = DefaultZapDomain)
         {
             ThrowIfNull(socket, nameof(socket));
             ThrowIfInvalidDomain(zapDomain, nameof(zapDomain));
+            ThrowIfCannotEnforce(socket, nameof(SetPlainServer));
             SetEnforcedDomain(socket, zapDomain);
             socket.SetOption(SocketOptions.PlainServer, true);
         }
@@ -132,11 +140,14 @@ namespace NetZeroMQ
         /// <exception cref="ArgumentNullException"><paramref name="socket"/> or <paramref name="zapDomain"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="zapDomain"/> is empty, has a NUL or is over 255 UTF-8 bytes.</exception>
         /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+        /// <exception cref="NotSupportedException">The loaded libzmq cannot enforce a ZAP domain (before 4.2: it would accept
+        /// every client while no authenticator runs); nothing is set.</exception>
         /// <exception cref="ZmqException">libzmq refused an option.</exception>
         public static void SetZapDomain(this Socket socket, string zapDomain)
         {
             ThrowIfNull(socket, nameof(socket));
             ThrowIfInvalidDomain(zapDomain, nameof(zapDomain));
+            ThrowIfCannotEnforce(socket, nameof(SetZapDomain));
             SetEnforcedDomain(socket, zapDomain);
         }
 
@@ -174,6 +185,17 @@ namespace NetZeroMQ
             ThrowIfNull(socket, nameof(socket));
             ThrowIfNotPublicKeyOption(option);
             return CurveKey.FromBytes(socket.GetOption(option));
+        }
+
+        // Before any option is set, so that a refused setter leaves the socket as it was (the option's own refusal came after
+        // ZapDomain was set, and named the option instead of the setter). A disposed socket says so first, as every member
+        // does: its next call throws ObjectDisposedException.
+        private static void ThrowIfCannotEnforce(Socket socket, string member)
+        {
+            if (!socket.IsDisposed && LibzmqVersions.ZapEnforcementRefusal(member, Libzmq.Version) is { } refusal)
+            {
+                throw refusal;
+            }
         }
 
         private static void SetEnforcedDomain(Socket socket, string zapDomain)

@@ -124,6 +124,16 @@ namespace NetZeroMQ.Tests.Security
         {
             (int exitCode, string output) = ChildProcess.Run("plain-enforced-empty-domain");
 
+            if (!LoadedLibzmq.Has(SocketOptions.ZapEnforceDomain))
+            {
+                // libzmq 4.1: the option is refused, and a server with an empty domain serves its PLAIN client.
+                Assert.Contains("enforce refused", output);
+                Assert.Contains("served after the handshake", output);
+                Assert.Contains("survived", output);
+                Assert.Equal(0, exitCode);
+                return;
+            }
+
             Assert.Contains("bind refused", output);
             Assert.Contains("connect refused", output);
             Assert.Contains("survived", output);

@@ -1,5 +1,6 @@
 using System;
 using System.Text;
+using System.Threading;
 using NetZeroMQ.Tests.TestUtilities;
 using Xunit;
 
@@ -98,7 +99,7 @@ print('SECRET ' + secret.decode())
         [Fact]
         public void CurveServer_PyzmqClientWithDotNetKeys_RoundTripsBytes()
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            if (!LoadedLibzmq.HasCurveOrAssertRefused() || !LoadedLibzmq.CanEnforceZapOrAssertRefused())
             {
                 return;
             }
@@ -127,7 +128,7 @@ print('SECRET ' + secret.decode())
         [Fact]
         public void CurveServer_PyzmqClientWithUnknownKey_RejectedAndGetsNoReply()
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            if (!LoadedLibzmq.HasCurveOrAssertRefused() || !LoadedLibzmq.CanEnforceZapOrAssertRefused())
             {
                 return;
             }
@@ -185,7 +186,16 @@ print('SECRET ' + secret.decode())
             using var authenticator = new ZapAuthenticator(context);
             authenticator.AddPlainUser("pyuser", "py-pässword");
             using Socket server = Zmq.NewSocket(context, SocketType.Rep);
-            server.SetPlainServer();
+            if (LoadedLibzmq.CanEnforceZapOrAssertRefused())
+            {
+                server.SetPlainServer();
+            }
+            else
+            {
+                // libzmq 4.1: the raw options, which authenticate while the authenticator runs.
+                server.SetOption(SocketOptions.PlainServer, true);
+                server.SetOption(SocketOptions.ZapDomain, "global");
+            }
             string endpoint = Transports.BindAnywhere(server, "tcp");
             using var python = new PythonPeer(PlainClientScript, endpoint, "pyuser", "py-pässword");
 
@@ -206,6 +216,27 @@ print('SECRET ' + secret.decode())
             using var authenticator = new ZapAuthenticator(context);
             authenticator.AddPlainUser("pyuser", "right");
             using Socket server = Zmq.NewSocket(context, SocketType.Rep);
+            if (!LoadedLibzmq.CanEnforceZapOrAssertRefused())
+            {
+                // libzmq 4.1: the raw options, and the outcome read from the authenticator (4.1 has no handshake events).
+                using var denied = new SemaphoreSlim(0);
+                int status = 0;
+                authenticator.Decided += (_, e) =>
+                {
+                    status = e.Decision.StatusCode;
+                    denied.Release();
+                };
+                server.SetOption(SocketOptions.PlainServer, true);
+                server.SetOption(SocketOptions.ZapDomain, "global");
+                using var rejected = new PythonPeer(PlainClientScript, Transports.BindAnywhere(server, "tcp"), "pyuser", "wrong");
+                Assert.True(denied.Wait(TestTimeouts.Expected), "the authenticator was never asked");
+                Assert.Equal(400, status);
+                rejected.Dispose();
+                server.ReceiveTimeout = TestTimeouts.Absent;
+                Assert.False(server.TryRecvString(out _));
+                return;
+            }
+
             server.SetPlainServer();
             // A libzmq 4.2 release build never reports a success: its refusal asserted, the failures monitored.
             using SocketMonitor monitor = LoadedLibzmq.MonitorOrAssertRefused(server, MonitorEvents.HandshakeFailed | MonitorEvents.HandshakeSucceeded)!;

@@ -83,10 +83,18 @@ namespace NetZeroMQ.Tests.Security
             };
             using (var rig = new SecureRig(context))
             {
-                rig.Server.SetPlainServer();
                 rig.Client.SetPlainClient("user", Password);
-                rig.Start();
-                rig.AssertSucceeded();
+                if (LoadedLibzmq.CanEnforceZapOrAssertRefused())
+                {
+                    rig.Server.SetPlainServer();
+                    rig.Start();
+                    rig.AssertSucceeded();
+                }
+                else
+                {
+                    rig.StartWithRawOptions(plain: true); // libzmq 4.1: no enforced domain, no handshake events
+                    Assert.Equal("user", rig.RoundTrip("in").UserId);
+                }
             }
 
             lock (decisions)

@@ -71,6 +71,36 @@ namespace NetZeroMQ.Tests.Security
             Assert.False(Monitor?.TryRecv(out failure) == true, "a handshake failure was reported: " + failure);
         }
 
+        /// <summary>
+        /// Where libzmq cannot enforce a ZAP domain (4.1, whose fail-closed setters NetZeroMQ refuses): sets the server up with
+        /// the raw options a 4.1 user has, PLAIN (when <paramref name="plain"/>) and the ZAP domain, which libzmq 4.1 sends to
+        /// the context's authenticator while one runs; then binds and connects, without a monitor (4.1 reports no handshake
+        /// outcome: read it from the traffic and from the authenticator's decisions).
+        /// </summary>
+        internal void StartWithRawOptions(bool plain, string domain = "global", string transport = "tcp")
+        {
+            if (plain)
+            {
+                Server.SetOption(SocketOptions.PlainServer, true);
+            }
+
+            Server.SetOption(SocketOptions.ZapDomain, domain);
+            Endpoint = Transports.BindAnywhere(Server, transport);
+            Client.Connect(Endpoint);
+        }
+
+        /// <summary>
+        /// The watched authenticator (<see cref="Watch"/>) answered the first request with <paramref name="zapStatus"/>, and
+        /// nothing reached the server: a denial seen without handshake events.
+        /// </summary>
+        internal void AssertDeniedWithoutMonitor(int zapStatus)
+        {
+            Assert.True(Eventually.True(() => !Decisions.IsEmpty, TestTimeouts.Expected), "the authenticator was never asked");
+            Assert.True(Decisions.TryPeek(out ZapDecisionEventArgs? decision));
+            Assert.Equal(zapStatus, decision.Decision.StatusCode);
+            AssertServerReceivesNothing();
+        }
+
         /// <summary>The server's first handshake outcome: success or one of the three failures (bounded). Where the loaded
         /// libzmq never sends a success, only a failure can come (use <see cref="AssertSucceeded"/> for a success).</summary>
         internal MonitorEvent WaitForOutcome()

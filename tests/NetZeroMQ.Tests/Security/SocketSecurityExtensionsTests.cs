@@ -14,7 +14,7 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetCurveServer_Defaults_SetsEnforcedGlobalDomainAndKeys()
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            if (!LoadedLibzmq.HasCurveOrAssertRefused() || !LoadedLibzmq.CanEnforceZapOrAssertRefused())
             {
                 return;
             }
@@ -146,6 +146,14 @@ namespace NetZeroMQ.Tests.Security
         {
             using Context context = Zmq.NewContext();
             using Socket socket = Zmq.NewSocket(context, SocketType.Rep);
+            if (!LoadedLibzmq.CanEnforceZap)
+            {
+                // libzmq 4.1 has no ZapEnforceDomain: refused before anything is set.
+                LoadedLibzmq.AssertZapEnforcementRefused(nameof(SocketSecurityExtensions.SetPlainServer), () => socket.SetPlainServer());
+                Assert.Equal(MechanismNull, socket.GetOption(SocketOptions.Mechanism));
+                Assert.Equal(string.Empty, socket.GetOption(SocketOptions.ZapDomain));
+                return;
+            }
 
             socket.SetPlainServer();
 
@@ -214,6 +222,13 @@ namespace NetZeroMQ.Tests.Security
         {
             using Context context = Zmq.NewContext();
             using Socket socket = Zmq.NewSocket(context, SocketType.Pull);
+            Assert.Throws<ArgumentException>(() => socket.SetZapDomain(string.Empty)); // the argument first, on every version
+            if (!LoadedLibzmq.CanEnforceZap)
+            {
+                LoadedLibzmq.AssertZapEnforcementRefused(nameof(SocketSecurityExtensions.SetZapDomain), () => socket.SetZapDomain("lan"));
+                Assert.Equal(string.Empty, socket.GetOption(SocketOptions.ZapDomain));
+                return;
+            }
 
             socket.SetZapDomain("lan");
 

@@ -15,7 +15,7 @@ namespace NetZeroMQ.Tests.Security
         [MemberData(nameof(SecureTransports))]
         public void AllowCurveKey_AllowedKey_RoundTripsWithUserId(string transport)
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            if (!LoadedLibzmq.HasCurveOrAssertRefused() || !LoadedLibzmq.CanEnforceZapOrAssertRefused())
             {
                 return;
             }
@@ -40,7 +40,7 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void AllowCurveKey_UnknownKey_RejectedWithStatus400()
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            if (!LoadedLibzmq.HasCurveOrAssertRefused() || !LoadedLibzmq.CanEnforceZapOrAssertRefused())
             {
                 return;
             }
@@ -68,7 +68,7 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void AllowAnyCurveClient_RandomKey_AcceptedWithKeyAsUserId()
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            if (!LoadedLibzmq.HasCurveOrAssertRefused() || !LoadedLibzmq.CanEnforceZapOrAssertRefused())
             {
                 return;
             }
@@ -89,7 +89,7 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetCurveServer_NoAuthenticator_RejectsRandomClient()
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            if (!LoadedLibzmq.HasCurveOrAssertRefused() || !LoadedLibzmq.CanEnforceZapOrAssertRefused())
             {
                 return;
             }
@@ -110,7 +110,7 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetCurveClient_WrongServerKey_HandshakeFailsEvenWithAllowedClientKey()
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            if (!LoadedLibzmq.HasCurveOrAssertRefused() || !LoadedLibzmq.CanEnforceZapOrAssertRefused())
             {
                 return;
             }
@@ -138,8 +138,15 @@ namespace NetZeroMQ.Tests.Security
             using var rig = new SecureRig();
             using var authenticator = new ZapAuthenticator(rig.Context);
             authenticator.AddPlainUser("admin", "correct horse", userId: "admin-id");
-            rig.Server.SetPlainServer();
             rig.Client.SetPlainClient("admin", "correct horse");
+            if (!LoadedLibzmq.CanEnforceZapOrAssertRefused())
+            {
+                rig.StartWithRawOptions(plain: true);
+                Assert.Equal(("plain", "admin-id", "re: plain"), rig.RoundTrip("plain"));
+                return;
+            }
+
+            rig.Server.SetPlainServer();
             rig.Start();
 
             rig.AssertSucceeded();
@@ -157,8 +164,16 @@ namespace NetZeroMQ.Tests.Security
             using var rig = new SecureRig();
             using var authenticator = new ZapAuthenticator(rig.Context);
             authenticator.AddPlainUser("admin", "correct horse");
-            rig.Server.SetPlainServer();
             rig.Client.SetPlainClient(username, password);
+            if (!LoadedLibzmq.CanEnforceZapOrAssertRefused())
+            {
+                rig.Watch(authenticator);
+                rig.StartWithRawOptions(plain: true);
+                rig.AssertDeniedWithoutMonitor(400);
+                return;
+            }
+
+            rig.Server.SetPlainServer();
             rig.Start();
 
             rig.AssertDeniedByAuthenticator(400);
@@ -170,8 +185,15 @@ namespace NetZeroMQ.Tests.Security
             using var rig = new SecureRig();
             using var authenticator = new ZapAuthenticator(rig.Context);
             authenticator.SetPlainCallback(r => r.Username == "carol" && r.PasswordEquals("s3cret") ? ZapDecision.Allow("carol@callback") : ZapDecision.Deny());
-            rig.Server.SetPlainServer();
             rig.Client.SetPlainClient("carol", "s3cret");
+            if (!LoadedLibzmq.CanEnforceZapOrAssertRefused())
+            {
+                rig.StartWithRawOptions(plain: true);
+                Assert.Equal("carol@callback", rig.RoundTrip("x").UserId);
+                return;
+            }
+
+            rig.Server.SetPlainServer();
             rig.Start();
 
             rig.AssertSucceeded();
@@ -184,6 +206,16 @@ namespace NetZeroMQ.Tests.Security
             using var rig = new SecureRig();
             using var authenticator = new ZapAuthenticator(rig.Context);
             authenticator.AllowAddress("127.0.0.1");
+            if (!LoadedLibzmq.CanEnforceZapOrAssertRefused())
+            {
+                rig.Watch(authenticator);
+                rig.StartWithRawOptions(plain: false, domain: "lan");
+                Assert.Equal("re: null", rig.RoundTrip("null").Reply);
+                Assert.True(rig.Decisions.TryPeek(out ZapDecisionEventArgs? allowed));
+                Assert.Equal(("NULL", "lan", 200), (allowed.Request!.Mechanism, allowed.Request.Domain, allowed.Decision.StatusCode));
+                return;
+            }
+
             rig.Server.SetZapDomain("lan");
             rig.Start();
 
@@ -194,7 +226,7 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void AllowAddress_UnlistedAddress_RejectsValidCurveClient()
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            if (!LoadedLibzmq.HasCurveOrAssertRefused() || !LoadedLibzmq.CanEnforceZapOrAssertRefused())
             {
                 return;
             }
@@ -219,7 +251,7 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void DenyAddress_DeniedAddress_RejectsValidCurveClient()
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            if (!LoadedLibzmq.HasCurveOrAssertRefused() || !LoadedLibzmq.CanEnforceZapOrAssertRefused())
             {
                 return;
             }
@@ -242,6 +274,14 @@ namespace NetZeroMQ.Tests.Security
             using var rig = new SecureRig();
             using var authenticator = new ZapAuthenticator(rig.Context);
             authenticator.DenyAddress("192.0.2.7");
+            if (!LoadedLibzmq.CanEnforceZapOrAssertRefused())
+            {
+                rig.Watch(authenticator);
+                rig.StartWithRawOptions(plain: false, domain: "lan");
+                rig.AssertDeniedWithoutMonitor(400);
+                return;
+            }
+
             rig.Server.SetZapDomain("lan");
             rig.Start();
 
@@ -262,7 +302,7 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetCurveCallback_Throws_DeniedWithStatus500()
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            if (!LoadedLibzmq.HasCurveOrAssertRefused() || !LoadedLibzmq.CanEnforceZapOrAssertRefused())
             {
                 return;
             }
@@ -283,7 +323,7 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetCurveCallback_ReturnsDefault_DeniedWithStatus500()
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            if (!LoadedLibzmq.HasCurveOrAssertRefused() || !LoadedLibzmq.CanEnforceZapOrAssertRefused())
             {
                 return;
             }
@@ -303,7 +343,7 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetCurveCallback_TooSlow_DeniedWithStatus500AfterTimeout()
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            if (!LoadedLibzmq.HasCurveOrAssertRefused() || !LoadedLibzmq.CanEnforceZapOrAssertRefused())
             {
                 return;
             }
@@ -333,7 +373,7 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void SetCurveCallback_Allows_UserIdFromCallbackAndRequestDetails()
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            if (!LoadedLibzmq.HasCurveOrAssertRefused() || !LoadedLibzmq.CanEnforceZapOrAssertRefused())
             {
                 return;
             }
@@ -364,7 +404,7 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void ForDomain_DomainPolicy_ReplacesDefaultPolicy()
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            if (!LoadedLibzmq.HasCurveOrAssertRefused() || !LoadedLibzmq.CanEnforceZapOrAssertRefused())
             {
                 return;
             }
@@ -396,7 +436,7 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void RemoveCurveKey_AfterRemoval_NewHandshakeDenied()
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            if (!LoadedLibzmq.HasCurveOrAssertRefused() || !LoadedLibzmq.CanEnforceZapOrAssertRefused())
             {
                 return;
             }
@@ -462,7 +502,7 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void Dispose_FromOtherThreadWhileWaiting_ReturnsPromptlyAndThenRejects()
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            if (!LoadedLibzmq.HasCurveOrAssertRefused() || !LoadedLibzmq.CanEnforceZapOrAssertRefused())
             {
                 return;
             }
@@ -491,7 +531,7 @@ namespace NetZeroMQ.Tests.Security
         [Fact]
         public void Dispose_WhileCallbackHangs_ReturnsWithinDisposeWait()
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            if (!LoadedLibzmq.HasCurveOrAssertRefused() || !LoadedLibzmq.CanEnforceZapOrAssertRefused())
             {
                 return;
             }

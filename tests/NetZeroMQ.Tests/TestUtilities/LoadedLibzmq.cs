@@ -73,6 +73,45 @@ namespace NetZeroMQ.Tests.TestUtilities
             return false;
         }
 
+        /// <summary>Whether the fail-closed server setters work: the loaded libzmq has ZapEnforceDomain (4.2 and later).</summary>
+        public static bool CanEnforceZap => LibzmqVersions.ZapEnforcementRefusal("any", Version) is null;
+
+        /// <summary>
+        /// For a test whose subject needs the fail-closed server setters (<c>SetPlainServer</c>, <c>SetCurveServer</c>,
+        /// <c>SetZapDomain</c>): true where the loaded libzmq can enforce a ZAP domain; on libzmq 4.1, which cannot, asserts the
+        /// documented refusal of each setter (a NotSupportedException naming it and both versions, and nothing set on the
+        /// socket) and returns false: the test then checks what 4.1 still can (the raw options with an authenticator running).
+        /// </summary>
+        public static bool CanEnforceZapOrAssertRefused()
+        {
+            if (CanEnforceZap)
+            {
+                return true;
+            }
+
+            using var context = new Context { DefaultLinger = TimeSpan.Zero };
+            using var socket = new Socket(context, SocketType.Rep);
+            AssertZapEnforcementRefused("SetPlainServer", () => socket.SetPlainServer());
+            AssertZapEnforcementRefused("SetZapDomain", () => socket.SetZapDomain("global"));
+            if (HasCurve)
+            {
+                using var keys = CurveKeyPair.Generate();
+                AssertZapEnforcementRefused("SetCurveServer", () => socket.SetCurveServer(keys));
+            }
+
+            Xunit.Assert.Equal(0, socket.GetOption(SocketOptions.Mechanism));
+            Xunit.Assert.Equal(string.Empty, socket.GetOption(SocketOptions.ZapDomain));
+            return false;
+        }
+
+        /// <summary>Asserts the refusal of a fail-closed security setter where libzmq cannot enforce a ZAP domain.</summary>
+        public static void AssertZapEnforcementRefused(string member, Action use)
+        {
+            var e = Xunit.Assert.Throws<NotSupportedException>(use);
+            Xunit.Assert.StartsWith(member + " needs libzmq " + LibzmqVersions.OptionSince(SocketOptions.ZapEnforceDomain.Id) + " or later", e.Message);
+            Xunit.Assert.Contains("the loaded libzmq is " + Version, e.Message);
+        }
+
         /// <summary>Asserts the refusal of something CURVE on a libzmq without it: PlatformNotSupportedException naming zmq_has("curve").</summary>
         public static void AssertCurveRefused(Action use)
         {

@@ -230,6 +230,11 @@ namespace NetZeroMQ
                         // libzmq opens the connection later, and the peer's accept with it when the peer is in this process.
                         DescriptorHeadroom.Promise(2);
                     }
+                    else if (rc == 0 && call == EndpointCall.Connect)
+                    {
+                        // On libzmq 4.1 a connect still pending at the context's shutdown would crash zmq_ctx_term.
+                        _context.NoteInprocConnect(endpoint);
+                    }
 
                     if (rc != 0)
                     {

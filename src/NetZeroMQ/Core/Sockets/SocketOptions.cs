@@ -541,7 +541,7 @@ namespace NetZeroMQ
                 DraftRequirement.ThrowIfMissing("Socket option " + info.Name);
             }
 
-            if (id >= FirstVersioned)
+            if (id >= FirstVersioned || id == ReqRelaxedId)
             {
                 ThrowIfNewerThanLoaded(id);
             }
@@ -562,6 +562,10 @@ namespace NetZeroMQ
 
         /// <summary>The lowest option number that some supported libzmq lacks (ZMQ_BLOCKY's neighbours, added in 4.2).</summary>
         private const int FirstVersioned = 70;
+
+        /// <summary>ZMQ_REQ_RELAXED: older than every supported libzmq, but refused on 4.1, where it hangs the REQ
+        /// (<see cref="LibzmqVersions.OptionSince"/>).</summary>
+        private const int ReqRelaxedId = 53;
 
         /// <summary>The lowest number of a draft-only option: the check above costs one comparison for all the others.</summary>
         private const int FirstDraftOnly = 97;
