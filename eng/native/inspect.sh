@@ -28,7 +28,9 @@ case "$rid" in
         # Defined, global dynamic symbols (readelf works for every architecture; binutils' objdump only for the host's).
         exports=$(readelf -W --dyn-syms "$lib" | awk '$7 != "UND" && ($5 == "GLOBAL" || $5 == "WEAK") && ($4 == "FUNC" || $4 == "OBJECT") { sub(/@.*/, "", $8); print $8 }' | sort -u)
         needed=$(readelf -W -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
-        versions=$(readelf -W -V "$lib" | grep -o 'GLIBC_[0-9][0-9.]*' | sort -u -V)
+        # A musl build has no GLIBC_ version, and grep's "no match" must not end the script (pipefail, set -e): it is the
+        # answer the musl check below wants.
+        versions=$(readelf -W -V "$lib" | { grep -o 'GLIBC_[0-9][0-9.]*' || true; } | sort -u -V)
         newest=$(tail -n 1 <<<"$versions" | sed 's/GLIBC_//')
         echo "$rid: needs (NEEDED) $(tr '\n' ' ' <<<"$needed")"
         if [[ "$rid" == linux-musl-* ]]; then
