@@ -176,10 +176,11 @@ namespace NetZeroMQ.Tests
         /// <remarks>
         /// The listener's end is checked by what only it could hold: for ipc, the socket file and the directory libzmq made for
         /// it (<c>ipc://*</c>), which libzmq removes as it closes the listener (4.2.3 to 4.3.1 remove only the directory, after
-        /// NetZeroMQ unlinked the file just before the socket's close: <c>LibzmqVersions.LeavesWildcardIpcFile</c>); for tcp, the kernel's record of that very listening socket, by its inode (<see cref="TcpListeners"/>). A
-        /// connect probe to the port, which this test used before, cannot tell the listener from another socket that took the
-        /// port since (the probe answered twice in full-suite runs, 1 ms after a Dispose, on a machine where other test processes
-        /// listened on random ports of the same range). Where the kernel's table cannot be read, the probe remains,
+        /// NetZeroMQ unlinked the file just before the socket's close: <c>LibzmqVersions.LeavesWildcardIpcFile</c>); for tcp, whether a descriptor of this process still refers to that very listening socket, by its inode
+        /// (<see cref="TcpListeners"/>). A connect probe to the port (this test's first check) cannot tell the listener from
+        /// another socket that took the port since, and the kernel's table of listeners (its second) still lists the socket while
+        /// a child process that a parallel test starts holds its copy between fork and exec: each failed a full-suite run, 1 ms
+        /// after a Dispose. Where the kernel's table cannot be read, the probe remains,
         /// with the listener's port below the ephemeral range (<see cref="LoopbackPorts"/>), where no connect's source port or
         /// wildcard bind can take it.
         /// </remarks>
@@ -200,6 +201,7 @@ namespace NetZeroMQ.Tests
                 string endpoint = transport == "tcp" ? LoopbackPorts.Bind(socket) : Transports.BindAnywhere(socket, transport);
                 ulong? listener = transport == "tcp" && TcpListeners.Available ? TcpListeners.OnLoopbackPort(PortOf(endpoint)) : null;
                 Assert.True(listener is not null || !TcpListeners.Available || transport != "tcp", $"no listening socket in the kernel's table for {endpoint}");
+                Assert.True(ListenerStillOpen(endpoint, listener), $"{endpoint}: the check does not see the listener while it is open");
                 using var poller = new Poller();
                 poller.Add(socket, PollEvents.In);
                 System.Threading.Tasks.Task<string>? pending = call == "async" ? socket.RecvStringAsync().AsTask() : null;
@@ -238,9 +240,9 @@ namespace NetZeroMQ.Tests
             e is ObjectDisposedException || (e is ZmqException z && z.Error == ZmqError.ContextTerminated);
 
         /// <summary>
-        /// Whether the listener of an endpoint that was bound once is still open: for ipc its socket file or its directory; for tcp the listening
-        /// socket of that inode when the kernel's table is readable (<paramref name="tcpListener"/>), else whether anything
-        /// answers a connect to the port.
+        /// Whether the listener of an endpoint that was bound once is still open: for ipc its socket file or its directory; for tcp whether this
+        /// process still holds the listening socket of that inode when the kernel's tables are readable
+        /// (<paramref name="tcpListener"/>), else whether anything answers a connect to the port.
         /// </summary>
         private static bool ListenerStillOpen(string endpoint, ulong? tcpListener)
         {
@@ -253,7 +255,7 @@ namespace NetZeroMQ.Tests
 
             if (tcpListener is { } inode)
             {
-                return TcpListeners.IsOpen(inode);
+                return TcpListeners.HeldByThisProcess(inode);
             }
 
             int port = PortOf(endpoint);
