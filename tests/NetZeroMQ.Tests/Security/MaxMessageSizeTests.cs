@@ -17,21 +17,22 @@ namespace NetZeroMQ.Tests.Security
         [InlineData(true, 1024 - 33)]
         public void MaxMessageSize_OversizedSender_DisconnectedWhileOtherClientKeepsWorking(bool curve, int largestPayload)
         {
-            if (!LoadedLibzmq.HasCurveOrAssertRefused())
+            // Without CURVE in the loaded libzmq, the CURVE case asserts its refusal; the NULL case runs.
+            if (curve && !LoadedLibzmq.HasCurveOrAssertRefused())
             {
                 return;
             }
 
-            using var serverKeys = CurveKeyPair.Generate();
-            using var clientKeys = CurveKeyPair.Generate();
+            using CurveKeyPair? serverKeys = curve ? CurveKeyPair.Generate() : null;
+            using CurveKeyPair? clientKeys = curve ? CurveKeyPair.Generate() : null;
             using Context context = Zmq.NewContext();
             using var authenticator = new ZapAuthenticator(context);
-            authenticator.AllowCurveKey(clientKeys.PublicKey);
             using Socket server = Zmq.NewSocket(context, SocketType.Pull);
             server.MaxMessageSize = 1024;
             if (curve)
             {
-                server.SetCurveServer(serverKeys);
+                authenticator.AllowCurveKey(clientKeys!.PublicKey);
+                server.SetCurveServer(serverKeys!);
             }
 
             // Each client's connection is awaited by its handshake's success; a libzmq 4.2 release build never reports one (its
@@ -52,7 +53,7 @@ namespace NetZeroMQ.Tests.Security
             {
                 if (curve)
                 {
-                    client.SetCurveClient(clientKeys, serverKeys.PublicKey);
+                    client.SetCurveClient(clientKeys!, serverKeys!.PublicKey);
                 }
 
                 client.Connect(endpoint);
