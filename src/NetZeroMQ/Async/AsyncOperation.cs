@@ -68,6 +68,12 @@ namespace NetZeroMQ
         /// <summary>Whether an operation waits for readiness (a hint; the state machine decides).</summary>
         internal bool IsPending => Volatile.Read(ref _state) == Pending;
 
+        /// <summary>
+        /// Whether the last <see cref="TryAdvance"/> left the operation waiting although <c>ZMQ_EVENTS</c> said the socket was
+        /// ready in its direction: a readiness it cannot use (see there). Read by the holder of the socket's guard.
+        /// </summary>
+        internal bool WaitsDespiteReadiness { get; private set; }
+
         /// <summary>Starts waiting to make <paramref name="transfer"/>; returns the token of the <see cref="ValueTask"/> to hand out.</summary>
         /// <exception cref="InvalidOperationException">An operation in this direction is pending already.</exception>
         internal short Start(in AsyncTransfer transfer, CancellationToken cancellationToken)
@@ -101,8 +107,15 @@ namespace NetZeroMQ
         /// <remarks>
         /// With <paramref name="untilEventsSayWait"/> (a socket's own descriptor) it reads <c>ZMQ_EVENTS</c> first and attempts
         /// only while that says ready, so it ends either with the operation done or with <c>ZMQ_EVENTS</c> as the last call
-        /// (what makes waiting on the edge-like descriptor safe); without it (a thread-safe socket, whose async side reads the
-        /// readiness itself, once for all its operations) it makes exactly one attempt.
+        /// (what makes waiting on the edge-like descriptor safe), except where the readiness cannot be used: a ROUTER with
+        /// <c>ROUTER_MANDATORY</c> or an XPUB with <c>XPUB_NODROP</c> reports writable while any peer has room, and a send to a
+        /// peer whose queue is full still would block, for as long as that peer does not read. Asking and attempting again
+        /// would spin (and never return from the call that started the operation), so after two attempts that readiness
+        /// allowed and libzmq refused, the operation waits (<see cref="WaitsDespiteReadiness"/>): each of those attempts looked
+        /// at libzmq's commands first, so the descriptor signals the next one, which the peer's reading sends; the socket's
+        /// async side also retries it on a timer, in case a later look at the socket took that signal. Without
+        /// <paramref name="untilEventsSayWait"/> (a thread-safe socket, whose async side reads the readiness itself, once for
+        /// all its operations) it makes exactly one attempt.
         /// </remarks>
         internal bool TryAdvance(SocketLease lease, bool untilEventsSayWait = true)
         {
@@ -113,6 +126,8 @@ namespace NetZeroMQ
 
             int rc;
             object? frame;
+            int refusedWhenReady = 0;
+            WaitsDespiteReadiness = false;
             try
             {
                 while (true)
@@ -133,6 +148,12 @@ namespace NetZeroMQ
                     rc = _transfer.TryOnce(lease, out frame);
                     if (rc >= 0 || !untilEventsSayWait)
                     {
+                        break;
+                    }
+
+                    if (++refusedWhenReady == 2)
+                    {
+                        WaitsDespiteReadiness = true;
                         break;
                     }
                 }

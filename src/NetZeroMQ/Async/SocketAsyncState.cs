@@ -26,6 +26,12 @@ namespace NetZeroMQ
         private int _deferred;
         private int _unregistered;
 
+        /// <summary>How long a send that waits despite readiness waits for a retry of its own (<see cref="RetrySoon"/>).</summary>
+        internal const int UnusableReadinessRetryMs = 1;
+
+        /// <summary>The timer of <see cref="RetrySoon"/>, made on first need.</summary>
+        private Timer? _retryTimer;
+
         /// <summary>What RecvBytesAsync and its siblings receive into when they have to wait (see <see cref="Scratch"/>).</summary>
         private Message? _scratch;
 
@@ -146,6 +152,7 @@ namespace NetZeroMQ
         internal override void OnClosing(bool abandoned)
         {
             Unregister();
+            _retryTimer?.Dispose();
             if (abandoned)
             {
                 FailPending(AsyncOperation.SocketAbandoned());
@@ -155,20 +162,84 @@ namespace NetZeroMQ
             _scratch?.Dispose();
         }
 
-        /// <summary>The guard's holder, before releasing it: retry whatever is pending and arm the descriptor if still waiting.</summary>
+        /// <summary>
+        /// The guard's holder, before releasing it: retry whatever is pending and arm the descriptor if still waiting.
+        /// </summary>
+        /// <remarks>
+        /// The descriptor signals the commands libzmq receives after the last call that looked at them, so waiting is safe only
+        /// if every waiting operation judged the socket after that call. The receive is tried first; the send's calls after it
+        /// may take in the command that brought a message (and the descriptor's signal of it), so when both were pending a
+        /// last <c>ZMQ_EVENTS</c> decides: readiness that a waiting operation can use means another round instead of a wait.
+        /// A send that waits despite readiness (<see cref="AsyncOperation.WaitsDespiteReadiness"/>) cannot be judged by it and
+        /// is retried on a timer as well.
+        /// </remarks>
         private void RetryHoldingGuard(SocketLease held)
         {
-            bool wait = Receive.TryAdvance(held);
-            wait |= Send.TryAdvance(held);
-            if (wait && Volatile.Read(ref _unregistered) == 0)
+            bool receiveWaits;
+            bool sendWaits;
+            while (true)
+            {
+                bool sendWasPending = Send.IsPending;
+                receiveWaits = Receive.TryAdvance(held);
+                sendWaits = Send.TryAdvance(held);
+                if (!receiveWaits || !sendWasPending || !ReadyForAWaiter(held, sendWaits))
+                {
+                    break;
+                }
+            }
+
+            if ((receiveWaits || sendWaits) && Volatile.Read(ref _unregistered) == 0)
             {
                 Exception? failure = _reactor.Arm(_token);
                 if (failure is not null)
                 {
                     // Without the registration nothing would ever retry them: they end now, with the reason.
                     FailPending(failure);
+                    return;
+                }
+
+                if (sendWaits && Send.WaitsDespiteReadiness)
+                {
+                    RetrySoon();
                 }
             }
+        }
+
+        /// <summary>A last look at the socket: whether the waiting receive, or a waiting send that can use it, is ready now.</summary>
+        private bool ReadyForAWaiter(SocketLease held, bool sendWaits)
+        {
+            PollEvents ready;
+            try
+            {
+                ready = held.Events;
+            }
+            catch (ZmqException)
+            {
+                return true; // the next round's attempts meet the error (a terminated context, say) and end with it
+            }
+
+            return (ready & PollEvents.In) != 0 || (sendWaits && !Send.WaitsDespiteReadiness && (ready & PollEvents.Out) != 0);
+        }
+
+        /// <summary>
+        /// A retry of a send that waits despite readiness in <see cref="UnusableReadinessRetryMs"/>, as the blocking send of a
+        /// thread-safe socket retries such a send, in case a look at the socket after its last attempt took the descriptor's
+        /// signal of the peer's reading. The timer holds the state weakly, so an abandoned socket is still collected.
+        /// </summary>
+        private void RetrySoon()
+        {
+            _retryTimer ??= new Timer(
+                static state =>
+                {
+                    if (((WeakReference<SocketAsyncState>)state!).TryGetTarget(out SocketAsyncState? target) && target.Send.IsPending)
+                    {
+                        target.OnReadable();
+                    }
+                },
+                new WeakReference<SocketAsyncState>(this),
+                Timeout.Infinite,
+                Timeout.Infinite);
+            _retryTimer.Change(UnusableReadinessRetryMs, Timeout.Infinite);
         }
 
         /// <summary>Reactor thread: the reactor has stopped, so nothing will retry the pending operations; they end now.</summary>
