@@ -29,7 +29,7 @@ namespace NetZeroMQ.Tests
         {
             int threadsBefore = CountLibzmqThreads();
             int port = LoopbackPorts.Unused();
-            WeakReference[] abandoned = Enumerable.Range(0, 4).Select(_ => Abandon(port)).ToArray();
+            WeakReference[] abandoned = AbandonOnStarterThread(port, 4);
             // A libzmq thread names itself once it runs, so give the new ones a moment. (Other tests' contexts may still be
             // finishing their termination, so only a lower bound holds here.)
             var started = Stopwatch.StartNew();
@@ -88,6 +88,47 @@ namespace NetZeroMQ.Tests
             Assert.Null(dispose.Exception);
         }
 
+        /// <summary>
+        /// The name of the thread that makes the abandoned contexts' sockets, and with the first of each context starts its
+        /// libzmq threads, which take this name from it (<see cref="CountLibzmqThreads"/>). At most 15 characters, Linux's
+        /// limit, and given to no other thread of the suite.
+        /// </summary>
+        private const string StarterName = "nzmq-abandoner";
+
+        /// <summary>The thread id (<c>/proc/self/task</c>) of the last starter thread, which is not a libzmq thread.</summary>
+        private static string? s_starterTask;
+
+        /// <summary>
+        /// Abandons <paramref name="count"/> contexts from a thread named <see cref="StarterName"/>, joined before it returns.
+        /// </summary>
+        private static WeakReference[] AbandonOnStarterThread(int unreachablePort, int count)
+        {
+            WeakReference[]? abandoned = null;
+            Exception? failure = null;
+            var starter = new Thread(() =>
+            {
+                try
+                {
+                    // /proc/thread-self links to /proc/<pid>/task/<tid>: this thread's id, as /proc/self/task lists it.
+                    s_starterTask = Path.GetFileName(new DirectoryInfo("/proc/thread-self").LinkTarget);
+                    abandoned = Enumerable.Range(0, count).Select(_ => Abandon(unreachablePort)).ToArray();
+                }
+                catch (Exception e)
+                {
+                    failure = e;
+                }
+            })
+            {
+                IsBackground = true,
+                Name = StarterName,
+            };
+            starter.Start();
+            Assert.True(starter.Join(FinalizerBound), "the contexts to abandon were not made in time");
+            Assert.Null(failure);
+            Assert.NotNull(s_starterTask);
+            return abandoned!;
+        }
+
         [MethodImpl(MethodImplOptions.NoInlining)]
         private static WeakReference Abandon(int unreachablePort)
         {
@@ -120,16 +161,21 @@ namespace NetZeroMQ.Tests
         private const int ThreadsPerContext = 2;
 
         /// <summary>
-        /// libzmq's background threads, which it names "ZMQbg/..." (Linux exposes thread names in /proc): "ZMQbg/Reaper" and
-        /// "ZMQbg/IO/0" from 4.3.2, "ZMQbg/0", "ZMQbg/1", ... (a count of the threads it started) before, whose reaper no
-        /// name tells apart (<c>ctx.cpp</c> <c>start_thread</c>).
+        /// libzmq's background threads (Linux exposes thread names in /proc). libzmq 4.2 and later name them "ZMQbg/...":
+        /// "ZMQbg/Reaper" and "ZMQbg/IO/0" from 4.3.2, "ZMQbg/0", "ZMQbg/1", ... (a count of the threads it started) before,
+        /// whose reaper no name tells apart (<c>ctx.cpp</c> <c>start_thread</c>). libzmq 4.1 names them nothing
+        /// (<c>thread.cpp</c> has no <c>pthread_setname_np</c>), so they keep the name Linux copies into a new thread from the
+        /// thread that made it: those of the abandoned contexts are the threads named <see cref="StarterName"/> but the
+        /// starter itself. (A 4.2 or later thread bears that name only until it renames itself, and is counted once either way.)
         /// </summary>
         private static int CountLibzmqThreads() =>
             Directory.GetDirectories("/proc/self/task").Count(task =>
             {
                 try
                 {
-                    return File.ReadAllText(Path.Combine(task, "comm")).Contains("ZMQbg/", StringComparison.Ordinal);
+                    string name = File.ReadAllText(Path.Combine(task, "comm")).TrimEnd('\n'); // the kernel ends it with a newline
+                    return name.Contains("ZMQbg/", StringComparison.Ordinal)
+                        || (name == StarterName && Path.GetFileName(task) != s_starterTask);
                 }
                 catch (IOException)
                 {
