@@ -218,7 +218,10 @@ namespace NetZeroMQ
                 return true; // the next round's attempts meet the error (a terminated context, say) and end with it
             }
 
-            return (ready & PollEvents.In) != 0 || (sendWaits && !Send.WaitsDespiteReadiness && (ready & PollEvents.Out) != 0);
+            // An operation that waits despite readiness is left out of it, so that this loop can never spin on a readiness
+            // libzmq keeps reporting (the receive has no such case known; the rule costs nothing).
+            return ((ready & PollEvents.In) != 0 && !Receive.WaitsDespiteReadiness)
+                || (sendWaits && !Send.WaitsDespiteReadiness && (ready & PollEvents.Out) != 0);
         }
 
         /// <summary>

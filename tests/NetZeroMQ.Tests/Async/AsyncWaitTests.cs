@@ -82,6 +82,11 @@ namespace NetZeroMQ.Tests.Async
             using Socket push = Zmq.NewSocket(context, SocketType.Push);
             push.SendHighWatermark = 1;
             pull.ReceiveHighWatermark = 1;
+
+            // Kernel buffers of a fixed size: left to the kernel, they grow while the test fills them (tcp autotuning), so a
+            // loaded machine could give the waiting send room after the fill below had found none (seen once, under load 10).
+            push.SetOption(SocketOptions.SendBufferSize, 8192);
+            pull.SetOption(SocketOptions.ReceiveBufferSize, 8192);
             push.Connect(Transports.BindAnywhere(pull, transport));
 
             // Fill every queue on the way (libzmq's pipes and, over ipc and tcp, the kernel's buffers) until a send would block.
