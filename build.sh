@@ -2,7 +2,8 @@
 # One entry point for a fresh Debian/Ubuntu machine: installs what is missing, restores, builds, then runs a job.
 #   ./build.sh test     build and run every test project, each of its target frameworks, then the net10.0 suite again with
 #                       every method fully optimised from its first call (DOTNET_TieredCompilation=0), then the async tests
-#                       again against the portable reactor (NETZEROMQ_TEST_PORTABLE_REACTOR=1) (CI runs this, native, samples, package, aot)
+#                       again against the portable reactor (NETZEROMQ_TEST_PORTABLE_REACTOR=1) and with inline completions
+#                       (NETZEROMQ_TEST_INLINE_COMPLETIONS=1) (CI runs this, native, samples, package, aot)
 #   ./build.sh test libzmq  the runs that depend on which libzmq is loaded, for a second library (NETZEROMQ_LIBZMQ; CI:
 #                       NetZeroMQ.Native's): every test project on its first target framework, and the portable-reactor run;
 #                       not the net8.0 and tiering-off runs, which vary the managed side only and ran in ./build.sh test
@@ -110,33 +111,38 @@ case "$job" in
                 [ "$prc" -eq 0 ] || rc=$prc
             done
         done
-        # The net10.0 suite once more with tiered compilation off: every method is compiled fully optimised on its first call,
-        # as a long-running service's hot paths end up, where the default run mostly executes quick, unoptimised code. A
-        # miscompilation there showed only when tiering had recompiled the method in time (src/NetZeroMQ/README.md,
-        # "Exception filters"); this run meets it every time.
-        if [ "$scope" = all ]; then
+        # One more pass of the net10.0 suite, or of part of it, under environment variables that vary it; its summary counts
+        # like the others.
+        extra_pass() { # description filter NAME=VALUE...
+            local description=$1 filter=$2
+            shift 2
             expected_runs=$((expected_runs + 1))
-            echo "==> the net10.0 suite again, fully optimised from the first call (DOTNET_TieredCompilation=0)"
+            echo "==> $description ($*, net10.0)"
             set +e
-            DOTNET_TieredCompilation=0 dotnet test tests/NetZeroMQ.Tests -f net10.0 -c Release --no-build --nologo \
-                --blame-hang-timeout 5m --filter 'Category!=Long' 2>&1 | tee -a "$log"
+            env "$@" dotnet test tests/NetZeroMQ.Tests -f net10.0 -c Release --no-build --nologo --blame-hang-timeout 5m \
+                --filter "$filter" 2>&1 | tee -a "$log"
             prc=${PIPESTATUS[0]}
             set -e
             [ "$prc" -eq 0 ] || rc=$prc
-        fi
-        # The async tests once more against the portable reactor (zmq_poll, the one Windows and macOS use), selected on this
-        # Linux machine by the AppContext switch NetZeroMQ.UsePortableReactor, which the test assembly sets when
-        # NETZEROMQ_TEST_PORTABLE_REACTOR=1 (tests/NetZeroMQ.Tests/TestUtilities/PortableReactorSwitch.cs; the library reads no
-        # variable): every test whose name has "Async" in it (the Async namespace, and the async cases elsewhere), on net10.0
-        # only (the reactor code is the same on net8.0). Its summary counts like the others.
-        expected_runs=$((expected_runs + 1))
-        echo "==> the async tests again, against the portable reactor (NETZEROMQ_TEST_PORTABLE_REACTOR=1, net10.0)"
-        set +e
-        NETZEROMQ_TEST_PORTABLE_REACTOR=1 dotnet test tests/NetZeroMQ.Tests -f net10.0 -c Release --no-build --nologo --blame-hang-timeout 5m \
-            --filter 'FullyQualifiedName~Async&Category!=Long' 2>&1 | tee -a "$log"
-        prc=${PIPESTATUS[0]}
-        set -e
-        [ "$prc" -eq 0 ] || rc=$prc
+        }
+        # With tiered compilation off: every method is compiled fully optimised on its first call, as a long-running service's
+        # hot paths end up, where the default run mostly executes quick, unoptimised code. A miscompilation there showed only
+        # when tiering had recompiled the method in time (src/NetZeroMQ/README.md, "Exception filters"); this run meets it
+        # every time.
+        [ "$scope" != all ] || extra_pass "the net10.0 suite again, fully optimised from the first call" 'Category!=Long' \
+            DOTNET_TieredCompilation=0
+        # The async tests (every test whose name has "Async" in it: the Async namespace, and the async cases elsewhere) against
+        # the portable reactor (zmq_poll, the one Windows and macOS use), selected on this Linux machine by the AppContext
+        # switch NetZeroMQ.UsePortableReactor, which the test assembly sets from the variable
+        # (tests/NetZeroMQ.Tests/TestUtilities/AsyncSwitch.cs; the library reads no variable); on net10.0 only (the reactor
+        # code is the same on net8.0).
+        extra_pass "the async tests again, against the portable reactor" 'FullyQualifiedName~Async&Category!=Long' \
+            NETZEROMQ_TEST_PORTABLE_REACTOR=1
+        # And with continuations run on the reactor thread (the switch NetZeroMQ.InlineAsyncCompletions, set from the variable
+        # the same way): every async test's awaits resume there, after the reactor has released the socket. The managed side
+        # only, so not in the libzmq scope.
+        [ "$scope" != all ] || extra_pass "the async tests again, with inline completions" 'FullyQualifiedName~Async&Category!=Long' \
+            NETZEROMQ_TEST_INLINE_COMPLETIONS=1
         # Summary lines look like "Passed!  - Failed:     0, Passed:    50, Skipped: ..." (or "Failed!  - ...").
         summaries=$(grep -E '(Passed|Failed)! +- +Failed: ' "$log" || true)
         passed=0; failed=0; runs=0

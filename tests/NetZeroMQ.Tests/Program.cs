@@ -33,6 +33,11 @@ namespace NetZeroMQ.Tests
                 return exitCode;
             }
 
+            if (Async.Reactor.InlineCompletionScenarios.TryRun(args[1], args[2..], out exitCode))
+            {
+                return exitCode;
+            }
+
             if (Races.MessageRaceScenarios.TryRun(args[1], args[2..], out exitCode))
             {
                 return exitCode;

@@ -11,7 +11,7 @@ namespace NetZeroMQ.Benchmarks;
 /// message at a time sent to each in turn, awaited, and the receive posted again: every message is a real wait and wake-up
 /// with 999 other waits armed beside it (epoll's cost does not grow with them; the portable reactor's zmq_poll does). One case.
 /// The setup also reports how long the 1,000 first receives took to become pending (each registers its socket and arms it).
-/// Run it once per reactor: <c>NETZEROMQ_BENCH_PORTABLE_REACTOR=1</c> selects the portable one (see <see cref="PortableReactorSwitch"/>).
+/// Run it once per reactor: <c>NETZEROMQ_BENCH_PORTABLE_REACTOR=1</c> selects the portable one (see <see cref="AsyncSwitches"/>).
 /// </summary>
 [BenchmarkCategory(Categories.Async, Categories.PushPull)]
 public class ReactorScaleBenchmarks

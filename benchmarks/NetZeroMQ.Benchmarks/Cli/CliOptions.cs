@@ -58,15 +58,19 @@ public static class CliOptions
         Description = description,
         HelpName = "X",
         DefaultValueFactory = _ => fallback,
-        CustomParser = result => One<double>(result, (string token, Action<string> error, out double value) =>
-        {
-            if (double.TryParse(token, NumberStyles.Float, CultureInfo.InvariantCulture, out value) && value > 0 && double.IsFinite(value))
-            {
-                return true;
-            }
+        CustomParser = result => One<double>(result, PositiveDoubleParser(name)),
+    };
 
-            error($"{name}: '{token}' is not a positive number");
-            return false;
+    /// <summary>A finite number &gt; 0, or null when absent (the mode computes its default).</summary>
+    public static Option<double?> OptionalPositiveDouble(string name, string description) => new(name)
+    {
+        Description = description,
+        HelpName = "X",
+        CustomParser = result => One<double?>(result, (string token, Action<string> error, out double? value) =>
+        {
+            bool parsed = PositiveDoubleParser(name)(token, error, out double number);
+            value = parsed ? number : null;
+            return parsed;
         }),
     };
 
@@ -183,6 +187,17 @@ public static class CliOptions
         }
 
         error($"{name}: '{token}' is not {(minimum == 1 ? "a positive integer" : $"an integer >= {minimum}")}");
+        return false;
+    };
+
+    private static TryParse<double> PositiveDoubleParser(string name) => (string token, Action<string> error, out double value) =>
+    {
+        if (double.TryParse(token, NumberStyles.Float, CultureInfo.InvariantCulture, out value) && value > 0 && double.IsFinite(value))
+        {
+            return true;
+        }
+
+        error($"{name}: '{token}' is not a positive number");
         return false;
     };
 

@@ -211,6 +211,7 @@ public static class NativeComparisonMode
             Console.WriteLine("Ratios are .NET / native latency: above 1.00 is slower. Spread = (max - min) / median of the p50s.");
             Console.WriteLine();
             Console.WriteLine("Mode: how the .NET side waits (blocking calls, or awaited SendAsync/RecvAsync on both sides); native C always blocks.");
+            Console.WriteLine(AwaitedContinuations());
             Console.WriteLine();
             Console.WriteLine("| pattern | transport | size | mode | round trips | native p50 µs | native spread | .NET p50 µs | .NET spread | p50 .NET / native | native p99 µs | .NET p99 µs | p99 .NET / native |");
             Console.WriteLine("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -229,6 +230,7 @@ public static class NativeComparisonMode
             Console.WriteLine();
             Console.WriteLine("Wake-ups (one way, from the ROUTER's send to the waiting DEALER running again), inproc 64 B: a thread blocked in Recv");
             Console.WriteLine("(the reference) against an awaited RecvAsync with N receives pending in the reactor. Ratios: awaited / blocking.");
+            Console.WriteLine(AwaitedContinuations());
             Console.WriteLine();
             Console.WriteLine("| pattern | transport | size | mode | wake-ups | blocking p50 µs | blocking spread | awaited p50 µs | awaited spread | p50 awaited / blocking | blocking p99 µs | awaited p99 µs | p99 awaited / blocking |");
             Console.WriteLine("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -272,6 +274,11 @@ public static class NativeComparisonMode
             CultureInfo.InvariantCulture,
             $"| {pattern} | {transport} | {size} | {mode} | {count:N0} | {b50.Median:F1} | {b50.Spread:P0} | {c50.Median:F1} | {c50.Spread:P0} | {Interleaved.Ratio(c50.Median, b50.Median)} | {b99.Median:F1} | {c99.Median:F1} | {Interleaved.Ratio(c99.Median, b99.Median)} |");
     }
+
+    /// <summary>Where this run's awaited continuations ran (the child processes inherit the variable that decides it).</summary>
+    private static string AwaitedContinuations() => NetZeroMQ.InlineCompletions.Enabled
+        ? $"Awaited continuations ran on the reactor thread ({AsyncSwitches.InlineCompletions}=1: NetZeroMQ.InlineAsyncCompletions on)."
+        : $"Awaited continuations ran on thread-pool threads (the default; {AsyncSwitches.InlineCompletions}=1 runs them on the reactor thread).";
 
     /// <summary>
     /// Count for about <paramref name="seconds"/> of native work, from a short native run: long enough that the first message's

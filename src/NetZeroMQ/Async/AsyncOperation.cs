@@ -59,7 +59,6 @@ namespace NetZeroMQ
         {
             _isSend = isSend;
             _pool = pool;
-            _core.RunContinuationsAsynchronously = true;
         }
 
         /// <summary>Whether this operation sends.</summary>
@@ -87,6 +86,11 @@ namespace NetZeroMQ
 
             TelemetryCounters.PendingAsync(+1);
             _core.Reset();
+
+            // Asynchronous unless the reactor signals it inline (SignalInline, which turns this off just before it signals):
+            // set here, before the operation can complete, so that no other thread's completion ever runs a continuation
+            // inline, also when the inline continuation of this operation's previous run is what starts this one.
+            _core.RunContinuationsAsynchronously = true;
             _abort = NoAbort;
             _failure = null;
             _transfer = transfer;
@@ -255,7 +259,11 @@ namespace NetZeroMQ
             Complete(0, error, alreadyCompleted: true);
         }
 
-        /// <summary>Ends the operation started by <see cref="Start"/>: exactly once per start, whoever moves it out of Pending.</summary>
+        /// <summary>
+        /// Ends the operation started by <see cref="Start"/>: exactly once per start, whoever moves it out of Pending. On the
+        /// reactor thread with inline completions on, the result is signalled later, once the reactor has released the socket
+        /// (<see cref="InlineCompletions"/>).
+        /// </summary>
         private void Complete(int result, Exception? error, bool alreadyCompleted = false)
         {
             TelemetryCounters.PendingAsync(-1);
@@ -264,16 +272,28 @@ namespace NetZeroMQ
                 Volatile.Write(ref _state, Completed);
             }
 
+            if (!InlineCompletions.TryDefer(this, result, error))
+            {
+                Signal(result, error);
+            }
+        }
+
+        /// <summary>
+        /// <see cref="InlineCompletions"/>: signals a completion it deferred, running the continuation on the calling thread
+        /// (the reactor's, with no guard held). A continuation's exception comes out of here.
+        /// </summary>
+        internal void SignalInline(int result, Exception? error)
+        {
+            _core.RunContinuationsAsynchronously = false;
+            SetCore(result, error);
+        }
+
+        /// <summary>Sets the result and queues the continuation to the thread pool.</summary>
+        private void Signal(int result, Exception? error)
+        {
             try
             {
-                if (error is null)
-                {
-                    _core.SetResult(result);
-                }
-                else
-                {
-                    _core.SetException(error);
-                }
+                SetCore(result, error);
             }
             catch (Exception e) when (e is OutOfMemoryException || e is ThreadStartException)
             {
@@ -281,6 +301,18 @@ namespace NetZeroMQ
                 // more thread for it, which the runtime cannot do without two free descriptors and reports as
                 // OutOfMemoryException. The pool's existing threads run the continuation. Thrown on, it would end the reactor
                 // thread (and with it the process), or fail the call that happened to complete this operation.
+            }
+        }
+
+        private void SetCore(int result, Exception? error)
+        {
+            if (error is null)
+            {
+                _core.SetResult(result);
+            }
+            else
+            {
+                _core.SetException(error);
             }
         }
 

@@ -110,7 +110,7 @@ namespace NetZeroMQ
                         : ((Interop.Epoll.EventAligned*)events)[i].Data;
 
                     // Never throws: whatever goes wrong for one socket ends that socket's pending operations.
-                    ClientOf((int)data)?.OnReadable();
+                    Dispatch(ClientOf((int)data));
                 }
             }
         }

@@ -259,7 +259,7 @@ namespace NetZeroMQ
                 for (int i = 0; i < fired; i++)
                 {
                     // Never throws: whatever goes wrong for one socket ends that socket's pending operations.
-                    _fired[i]?.OnReadable();
+                    Dispatch(_fired[i]);
                     _fired[i] = null;
                 }
             }

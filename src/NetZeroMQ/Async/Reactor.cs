@@ -189,6 +189,18 @@ namespace NetZeroMQ
             Volatile.Read(ref Volatile.Read(ref _clients)[token]) is { } weak && weak.TryGetTarget(out IReactorClient? client) ? client : null;
 
         /// <summary>
+        /// The reactor thread: tells a client (null: none, or collected) that its descriptor fired, through
+        /// <see cref="InlineCompletions"/>, which decides where the continuations of what it completes run. Never throws.
+        /// </summary>
+        private protected static void Dispatch(IReactorClient? client)
+        {
+            if (client is not null)
+            {
+                InlineCompletions.Dispatch(client);
+            }
+        }
+
+        /// <summary>
         /// The reactor thread, when its wait failed with something other than EINTR: it records why, ends every registered
         /// client's waiting operations with that reason and returns; the thread then ends. Waiting again would fail the same
         /// way and spin a core; ending the process would take down everything the blocking API still serves. From now on every

@@ -25,6 +25,11 @@ namespace NetZeroMQ
     /// pending on a thread-safe socket, or a long-lived cancellation token that operation registered with) is closed by the
     /// finalizer like any other, releasing its descriptors, and what was pending on it ends then with
     /// <see cref="ObjectDisposedException"/> (its message says that the socket was never disposed).</para>
+    /// <para>Where continuations run: an operation that had to wait is completed by the reactor thread, which queues its
+    /// continuation to the thread pool; with the AppContext switch <c>NetZeroMQ.InlineAsyncCompletions</c> (<c>true</c>) it
+    /// runs the continuation itself, after releasing the socket, which saves a thread switch per wait but stops every other
+    /// async wait while a continuation runs: a send or receive that would wait throws <see cref="InvalidOperationException"/>
+    /// there (docs/async.md, "Where continuations run").</para>
     /// <para>Threading: continuations may resume on any thread; the socket's guard (a full fence per call) makes that migration
     /// safe, as libzmq requires. Do not use the socket from another thread while you await it, except through the async
     /// methods themselves (a thread-safe draft socket may be used from any thread at any time). Async needs a .NET 8+

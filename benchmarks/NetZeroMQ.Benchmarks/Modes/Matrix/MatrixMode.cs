@@ -34,8 +34,9 @@ public static class MatrixMode
         "--api", "buf", "buf: spans vs zmq_send/zmq_recv; msg: Message vs zmq_msg_*; zc: SendZeroCopy vs zmq_msg_init_data", "buf", "msg", "zc");
     private static readonly Option<int?> s_count = CliOptions.OptionalInt("--count", "messages per run, the same for every side [default: from a native pilot run]");
     private static readonly Option<double> s_seconds = CliOptions.PositiveDouble("--seconds", 0.2, "native seconds of work that the pilot run sizes each cell's count for");
-    private static readonly Option<double> s_warmupSeconds = CliOptions.PositiveDouble(
-        "--warmup-seconds", 1.0, "every side runs untimed batches of count messages on its sockets for at least this long before timing");
+    private static readonly Option<double?> s_warmupSeconds = CliOptions.OptionalPositiveDouble(
+        "--warmup-seconds",
+        "every side runs untimed batches of count messages on its sockets for at least this long before timing [default: 1, with --pin 2]");
     private static readonly Option<bool> s_withNetMq = CliOptions.Flag(
         "--with-netmq", "also run NetMQ 4.0.4.5 in the cells it has (pushpull, pubsub over inproc, tcp; buf or msg), for the .NET / NetMQ column");
     private static readonly Option<string?> s_results = new("--results")
@@ -98,6 +99,14 @@ public static class MatrixMode
         }
     }
 
+    /// <summary>
+    /// The untimed warm-up when --warmup-seconds is not given. Pinned, the .NET side's background JIT shares the one CPU with
+    /// the timed threads and tiers the hot paths up later: after 1 s the 64 B cells still ran partly unoptimised code and read
+    /// 0.68 to 0.84 of native where 2 s read 0.82 to 0.95 (PUSH/PULL and ROUTER/ROUTER poller, inproc 64 B, 2026-11-28); unpinned
+    /// it has the other CPU, and 1 s keeps the whole matrix near half an hour.
+    /// </summary>
+    private static double DefaultWarmupSeconds(bool pin) => pin ? 2.0 : 1.0;
+
     private static int Run(ParseResult options)
     {
         string? chart = options.GetValue(s_chart);
@@ -121,7 +130,7 @@ public static class MatrixMode
             Api = options.GetValue(s_api)!,
             Rounds = options.GetValue(s_rounds),
             Seconds = options.GetValue(s_seconds),
-            WarmupSeconds = options.GetValue(s_warmupSeconds),
+            WarmupSeconds = options.GetValue(s_warmupSeconds) ?? DefaultWarmupSeconds(pin),
             Pinned = pin,
             Cpus = Environment.ProcessorCount,
             LoadAtStart = Load.Text(),
@@ -154,7 +163,7 @@ public static class MatrixMode
         {
             TimeSpan cellStart = clock.Elapsed;
             OtherWork.Sample? before = OtherWork.Take();
-            Measure(runner, native, cell, options);
+            Measure(runner, native, cell, options, results.WarmupSeconds);
             cell.OtherCpus = OtherWork.CpusBetween(before, OtherWork.Take());
             cell.Seconds = Math.Round((clock.Elapsed - cellStart).TotalSeconds, 1);
             results.Cells.Add(cell);
@@ -207,7 +216,7 @@ public static class MatrixMode
     }
 
     /// <summary>Pilot, then the interleaved rounds of one cell; fills the cell in.</summary>
-    private static void Measure(Interleaved runner, string native, MatrixCell cell, ParseResult options)
+    private static void Measure(Interleaved runner, string native, MatrixCell cell, ParseResult options, double warmupSeconds)
     {
         string api = options.GetValue(s_api)!;
         string s = Interleaved.Invariant(cell.Size);
@@ -221,7 +230,7 @@ public static class MatrixMode
 
         cell.Count = count;
         string n = Interleaved.Invariant(count);
-        string w = Interleaved.Invariant(options.GetValue(s_warmupSeconds));
+        string w = Interleaved.Invariant(warmupSeconds);
         var sides = new List<(string Name, ChildCommand Command)>
         {
             ("native", NativeProgram.Command(native, spec.Concat(new[] { "--count", n, "--warmup", n, "--warmup-seconds", w }).ToArray())),

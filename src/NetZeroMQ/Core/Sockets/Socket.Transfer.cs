@@ -22,7 +22,8 @@ namespace NetZeroMQ
     //    value WouldBlock, any other error throws with libzmq's errno); after a native wait it goes on from that wait's error
     //    instead (ContinueAfterNativeWait). A failed attempt changes nothing in libzmq, so making it twice is safe.
     // 4. Would block (TransferSlow): TrySend/TryRecv return false at once; the blocking and timed forms wait, bounded by the
-    //    socket's option (TransferWait.Blocking: an exception when it passes) or the call's own timeout (then false).
+    //    socket's option (TransferWait.Blocking: an exception when it passes) or the call's own timeout (then false). On the
+    //    async reactor's thread while it runs continuations inline, a call that would wait throws instead (NoWaitThread).
     // 5. Waits. A send waits inside libzmq, in slices of ZMQ_SNDTIMEO of at most UninterruptibleSliceMs (WaitToSend; a
     //    thread-safe socket, whose native timeout other threads read, keeps its slice for good: WaitToSendShared). A receive
     //    polls ZMQ_FD and the socket's waker (WaitToReceive, WaitReadable), so a Dispose or a cancellation wakes it at once,
@@ -369,6 +370,7 @@ namespace NetZeroMQ
                 return WouldBlock;
             }
 
+            NoWaitThread.ThrowIfMarked(op.IsSend ? "send" : "receive");
             int rc = op.IsSend ? WaitToSend(ref op, flags, wait)
                 : WaitToReceive(ref op, flags, wait, NativeWaitSpentMs(wait, firstResult));
             if (rc >= 0)

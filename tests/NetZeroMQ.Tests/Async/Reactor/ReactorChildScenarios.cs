@@ -8,7 +8,7 @@ namespace NetZeroMQ.Tests.Async.Reactor
 {
     /// <summary>
     /// The reactor tests' child processes (see <see cref="ChildProcess"/>): each needs a process whose reactor it starts
-    /// itself (the first caller, the reactor chosen by the AppContext switch, which <see cref="PortableReactorSwitch"/> sets from the
+    /// itself (the first caller, the reactor chosen by the AppContext switch, which <see cref="AsyncSwitch"/> sets from the
     /// environment) or breaks on purpose. Each prints <c>key=value</c>
     /// lines for the parent to assert on.
     /// </summary>

@@ -9,7 +9,7 @@ namespace NetZeroMQ.Tests.Async.Reactor
     /// The reactor treated like System.Net.Sockets' SocketAsyncEngine treats its own: a library thread that carries no
     /// caller's context, and faults (a failed wait, a failed epoll_ctl) that end the operations concerned with an exception
     /// instead of spinning a core or ending the process. Each case runs in a child process with the reactor named
-    /// explicitly (<see cref="PortableReactorSwitch.Variable"/>, which the test assembly maps to the AppContext switch), so both
+    /// explicitly (<see cref="AsyncSwitch.PortableReactor"/>, which the test assembly maps to the AppContext switch), so both
     /// reactors are tested in every run.
     /// </summary>
     public class ReactorHardeningTests
@@ -93,7 +93,7 @@ namespace NetZeroMQ.Tests.Async.Reactor
 
         private Dictionary<string, string> Run(string scenario, string kind, out string output)
         {
-            (int exitCode, string text) = ChildProcess.Run(scenario, new Dictionary<string, string?> { [PortableReactorSwitch.Variable] = kind == "poll" ? "1" : "0" });
+            (int exitCode, string text) = ChildProcess.Run(scenario, new Dictionary<string, string?> { [AsyncSwitch.PortableReactor.Variable] = kind == "poll" ? "1" : "0" });
             _output.WriteLine(text);
             output = text;
             Assert.True(exitCode == 0, $"the child failed (exit {exitCode}):\n{text}");
