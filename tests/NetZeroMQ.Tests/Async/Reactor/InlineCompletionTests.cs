@@ -16,7 +16,7 @@ namespace NetZeroMQ.Tests.Async.Reactor
 
         public InlineCompletionTests(ITestOutputHelper output) => _output = output;
 
-        public static TheoryData<string> Kinds() => new TheoryData<string> { "epoll", "poll" };
+        public static TheoryData<string> Kinds() => ReactorChild.Kinds();
 
         /// <summary>
         /// This run's own setting is the one its variable names, so that build.sh's pass of the async tests with
@@ -91,19 +91,12 @@ namespace NetZeroMQ.Tests.Async.Reactor
             Assert.Equal("0", v.GetValueOrDefault("continuations_on_reactor"));
         }
 
-        private Dictionary<string, string> Run(string kind, string inline, out string output)
-        {
-            (int exitCode, string text) = ChildProcess.Run(
+        private Dictionary<string, string> Run(string kind, string inline, out string output) =>
+            ReactorChild.Run(
+                _output,
                 InlineCompletionScenarios.Scenario,
-                new Dictionary<string, string?>
-                {
-                    [AsyncSwitch.PortableReactor.Variable] = kind == "poll" ? "1" : "0",
-                    [AsyncSwitch.InlineCompletions.Variable] = inline == "on" ? "1" : "0",
-                });
-            _output.WriteLine(text);
-            output = text;
-            Assert.True(exitCode == 0, $"the child failed (exit {exitCode}):\n{text}");
-            return ChildProcess.Values(text);
-        }
+                kind,
+                out output,
+                new Dictionary<string, string?> { [AsyncSwitch.InlineCompletions.Variable] = inline == "on" ? "1" : "0" });
     }
 }

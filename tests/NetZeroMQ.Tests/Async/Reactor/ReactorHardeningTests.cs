@@ -18,7 +18,7 @@ namespace NetZeroMQ.Tests.Async.Reactor
 
         public ReactorHardeningTests(ITestOutputHelper output) => _output = output;
 
-        public static TheoryData<string> Kinds() => new TheoryData<string> { "epoll", "poll" };
+        public static TheoryData<string> Kinds() => ReactorChild.Kinds();
 
         [Theory]
         [MemberData(nameof(Kinds))]
@@ -91,13 +91,7 @@ namespace NetZeroMQ.Tests.Async.Reactor
             Assert.Equal("True", v.GetValueOrDefault("survived"));
         }
 
-        private Dictionary<string, string> Run(string scenario, string kind, out string output)
-        {
-            (int exitCode, string text) = ChildProcess.Run(scenario, new Dictionary<string, string?> { [AsyncSwitch.PortableReactor.Variable] = kind == "poll" ? "1" : "0" });
-            _output.WriteLine(text);
-            output = text;
-            Assert.True(exitCode == 0, $"the child failed (exit {exitCode}):\n{text}");
-            return ChildProcess.Values(text);
-        }
+        private Dictionary<string, string> Run(string scenario, string kind, out string output) =>
+            ReactorChild.Run(_output, scenario, kind, out output);
     }
 }
